@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// specviz: sound into pictures on the CPU.
+// Data flows one way: decode -> analysis -> geometry -> raster -> encode/show.
+import PackageDescription
+
+let package = Package(
+    name: "specviz",
+    products: [
+        .executable(name: "specviz", targets: ["SpecvizCLI"]),
+        .library(name: "Specviz", targets: ["Specviz"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C libraries (system), each behind a small shim header with spv_ helpers.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswresample libswscale",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+
+        // MARK: Pipeline (pure Swift, no C).
+        .target(name: "SpecvizCore"),
+        .target(name: "Tuning", dependencies: ["SpecvizCore"]),
+        .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning"]),
+        .target(name: "Synth", dependencies: ["SpecvizCore", "Tuning"]),
+        .target(name: "Raster", dependencies: ["SpecvizCore"]),
+        .target(name: "ShadersCPU", dependencies: ["SpecvizCore", "Raster"], path: "Shaders-CPU"),
+        .target(name: "Geometry", dependencies: ["SpecvizCore", "Analysis", "Tuning"]),
+        .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU", "Synth"]),
+
+        // MARK: I/O: the only module that touches C libraries.
+        .target(name: "MediaIO", dependencies: ["SpecvizCore", "CFFmpeg", "CPNG", "CALSA", "CFreeType"]),
+
+        // MARK: Tool.
+        .executableTarget(
+            name: "SpecvizCLI",
+            dependencies: [
+                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "SpecvizCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // MARK: Tests.
+        .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "ShadersCPU", "SpecvizCore", "SpecvizTestSupport"]),
+        .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "MediaIO", "SpecvizTestSupport"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "SpecvizTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["SpecvizTestSupport", "MediaIO"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,244 @@
+import CFFmpeg
+import SpecvizCore
+
+/// Decodes the best audio stream of any file libavformat opens, streaming:
+/// packets are read only as samples are asked for, so memory stays bounded
+/// for hour-long input. Output is float at the stream's own rate, either as
+/// a mono mix (`readMono`) or interleaved (`readInterleaved`).
+public final class AudioDecoder: AudioSource {
+    public let path: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    public let duration: Double?
+    /// The codec's name, e.g. `pcm_s16le`, `flac`, `mp3`.
+    public let codecName: String
+
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private let streamIndex: Int32
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    /// Interleaved float samples converted but not yet handed out.
+    private var pending: [Float] = []
+    private var pendingStart = 0
+    private var draining = false
+    private var finished = false
+
+    /// Opens `path`. Throws a `MediaError` naming the file when it cannot be opened,
+    /// holds no audio stream, or its codec is unknown.
+    public init(path: String) throws {
+        _ = quietLibav
+        self.path = path
+        var fmt: UnsafeMutablePointer<AVFormatContext>? = nil
+        let openCode = avformat_open_input(&fmt, path, nil, nil)
+        if openCode < 0 {
+            throw MediaError("cannot open '\(path)': \(MediaError.avText(openCode))")
+        }
+        format = fmt
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+        do {
+            try avCheck(avformat_find_stream_info(fmt, nil), "avformat_find_stream_info", "'\(path)' is not a readable media file")
+            let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+            guard index >= 0 else { throw MediaError("'\(path)' holds no audio stream") }
+            streamIndex = index
+            let stream = fmt!.pointee.streams[Int(index)]!
+            let params = stream.pointee.codecpar!
+            guard let decoder = avcodec_find_decoder(params.pointee.codec_id) else {
+                throw MediaError("'\(path)': no decoder for its audio codec")
+            }
+            codecName = String(cString: decoder.pointee.name)
+            let ctx = avcodec_alloc_context3(decoder)
+            codec = ctx
+            try avCheck(avcodec_parameters_to_context(ctx, params), "avcodec_parameters_to_context", "'\(path)'")
+            try avCheck(avcodec_open2(ctx, decoder, nil), "avcodec_open2", "'\(path)'")
+            let rate = Int(ctx!.pointee.sample_rate)
+            let channels = Int(ctx!.pointee.ch_layout.nb_channels)
+            guard rate >= 1000, rate <= 768_000, channels > 0 else {
+                throw MediaError("'\(path)': audio stream has no usable sample rate or channels")
+            }
+            sampleRate = rate
+            channelCount = channels
+            if stream.pointee.duration > 0 {
+                duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+            } else if fmt!.pointee.duration > 0 {
+                duration = Double(fmt!.pointee.duration) / Double(AV_TIME_BASE)
+            } else {
+                duration = nil
+            }
+        } catch {
+            Self.release(format: &format, codec: &codec, resampler: &resampler)
+            var p: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&p)
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&f)
+            throw error
+        }
+    }
+
+    deinit {
+        Self.release(format: &format, codec: &codec, resampler: &resampler)
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?,
+                                codec: inout UnsafeMutablePointer<AVCodecContext>?,
+                                resampler: inout OpaquePointer?) {
+        if resampler != nil { swr_free(&resampler) }
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+    }
+
+    /// Reads up to `buffer.count` mono samples (mean of the channels). 0 at the end.
+    public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channels = channelCount
+        var written = 0
+        while written < buffer.count {
+            if pendingStart >= pending.count {
+                guard try refill() else { break }
+            }
+            let available = (pending.count - pendingStart) / channels
+            let n = min(available, buffer.count - written)
+            pending.withUnsafeBufferPointer { src in
+                var s = pendingStart
+                if channels == 1 {
+                    for i in 0..<n { buffer[written + i] = src[s + i] }
+                } else {
+                    let scale = 1 / Float(channels)
+                    for i in 0..<n {
+                        var acc: Float = 0
+                        for c in 0..<channels { acc += src[s + c] }
+                        buffer[written + i] = acc * scale
+                        s += channels
+                    }
+                }
+            }
+            pendingStart += n * channels
+            written += n
+        }
+        return written
+    }
+
+    /// Reads up to `frames` interleaved frames (`channelCount` floats each) into `buffer`.
+    /// Returns frames written; 0 at the end.
+    public func readInterleaved(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channels = channelCount
+        let capacity = buffer.count / channels
+        var written = 0
+        while written < capacity {
+            if pendingStart >= pending.count {
+                guard try refill() else { break }
+            }
+            let available = (pending.count - pendingStart) / channels
+            let n = min(available, capacity - written)
+            pending.withUnsafeBufferPointer { src in
+                for i in 0..<(n * channels) { buffer[written * channels + i] = src[pendingStart + i] }
+            }
+            pendingStart += n * channels
+            written += n
+        }
+        return written
+    }
+
+    /// Decodes the next frame into `pending`. Returns false at the end of the stream.
+    private func refill() throws -> Bool {
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        while !finished {
+            let r = avcodec_receive_frame(codec, frame)
+            if r == 0 {
+                try convert(frame)
+                av_frame_unref(frame)
+                if !pending.isEmpty { return true }
+                continue
+            }
+            if r == spv_averror_eof() { finished = true; break }
+            if r != spv_eagain() {
+                // A corrupt frame: skip it rather than abort the whole file.
+                if r == spv_averror(EINVAL) { throw MediaError("'\(path)': decoder failed: \(MediaError.avText(r))") }
+                continue
+            }
+            if draining { finished = true; break }
+            // Feed the decoder another packet of our stream.
+            while true {
+                let rr = av_read_frame(format, packet)
+                if rr < 0 {
+                    draining = true
+                    avcodec_send_packet(codec, nil)
+                    break
+                }
+                defer { av_packet_unref(packet) }
+                if packet.pointee.stream_index == streamIndex {
+                    let s = avcodec_send_packet(codec, packet)
+                    if s < 0 && s != spv_eagain() && s != spv_averror_eof() {
+                        // Damaged packet: skip it (a truncated file still yields what it has).
+                        continue
+                    }
+                    break
+                }
+            }
+        }
+        // Flush anything the resampler still holds.
+        if let swr = resampler {
+            let out = swr_get_delay(swr, Int64(sampleRate))
+            if out > 0 {
+                try flushResampler(swr, frames: Int(out) + 32)
+                swr_free(&resampler)
+                return !pending.isEmpty
+            }
+        }
+        return false
+    }
+
+    private func setUpResampler(for f: UnsafeMutablePointer<AVFrame>) throws -> OpaquePointer {
+        if let swr = resampler { return swr }
+        var swr: OpaquePointer? = nil
+        var inLayout = f.pointee.ch_layout
+        if inLayout.nb_channels == 0 { av_channel_layout_default(&inLayout, Int32(channelCount)) }
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(channelCount))
+        try avCheck(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
+                                        &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil),
+                    "swr_alloc_set_opts2", "'\(path)'")
+        try avCheck(swr_init(swr), "swr_init", "'\(path)'")
+        resampler = swr
+        return swr!
+    }
+
+    private func convert(_ f: UnsafeMutablePointer<AVFrame>) throws {
+        guard f.pointee.ch_layout.nb_channels == Int32(channelCount) || f.pointee.ch_layout.nb_channels == 0 else {
+            throw MediaError("'\(path)': channel count changes mid-stream")
+        }
+        let swr = try setUpResampler(for: f)
+        let maxOut = Int(swr_get_out_samples(swr, f.pointee.nb_samples)) + 16
+        let base = pending.count
+        pending.append(contentsOf: repeatElement(0, count: maxOut * channelCount))
+        let got: Int32 = pending.withUnsafeMutableBufferPointer { dst in
+            var outPtr: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(dst.baseAddress! + base)
+                .assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &outPtr) { outs in
+                swr_convert(swr, outs, Int32(maxOut), spv_frame_data_cptr(f), f.pointee.nb_samples)
+            }
+        }
+        try avCheck(got, "swr_convert", "'\(path)'")
+        pending.removeLast((maxOut - Int(got)) * channelCount)
+    }
+
+    private func flushResampler(_ swr: OpaquePointer, frames: Int) throws {
+        let base = pending.count
+        pending.append(contentsOf: repeatElement(0, count: frames * channelCount))
+        let got: Int32 = pending.withUnsafeMutableBufferPointer { dst in
+            var outPtr: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(dst.baseAddress! + base)
+                .assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &outPtr) { outs in
+                swr_convert(swr, outs, Int32(frames), nil, 0)
+            }
+        }
+        try avCheck(got, "swr_convert", "'\(path)'")
+        pending.removeLast((frames - Int(got)) * channelCount)
+    }
+}
