@@ -50,6 +50,11 @@ let package = Package(
         .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SpecvizTestSupport", "MediaIO"]),
+        .testTarget(name: "TuningTests", dependencies: ["Tuning"]),
+        .testTarget(name: "PitchTests", dependencies: ["Analysis", "Tuning", "SpecvizTestSupport"]),
+        .testTarget(name: "TempoTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
+        .testTarget(name: "SynthTests", dependencies: ["Synth", "Analysis", "Tuning", "SpecvizTestSupport"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )
