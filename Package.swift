@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "TuningTests", dependencies: ["Tuning"]),
         .testTarget(name: "PitchTests", dependencies: ["Analysis", "Tuning", "SpecvizTestSupport"]),
         .testTarget(name: "TempoTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
-        .testTarget(name: "SynthTests", dependencies: ["Synth", "Analysis", "Tuning", "SpecvizTestSupport"]),
+        .testTarget(name: "SynthTests", dependencies: ["Synth", "Analysis", "Tuning", "MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
