@@ -1,0 +1,174 @@
+import Dispatch
+import SpecvizCore
+
+/// The CPU rasteriser: both pipelines of SPEC §4 into one RGBA8 colour target and a
+/// 32-bit float depth buffer.
+///
+/// Per frame: the vertex stage runs once per vertex; triangles are clipped in clip space
+/// (guard band, and near/far for 3D), snapped to 1/256 px and set up as edge functions
+/// with the top-left rule; then the frame is cut into horizontal bands rendered in parallel,
+/// each walking every triangle's covered spans row by row in submission order, so writes
+/// never race and the picture does not depend on thread timing. Colours are interpolated
+/// unclamped and clamped when the pixel is written; 2D draws blend src-alpha /
+/// one-minus-src-alpha; 3D draws interpolate perspective-correctly, test depth LESS
+/// (cleared to 1.0 once per frame) and are not blended. Text runs are coverage-blended.
+///
+/// Every buffer is reused across frames: after the first frame of a size, rendering
+/// allocates nothing but what a larger scene needs.
+public final class Rasterizer {
+    /// Size of the frame being rendered (set by `render`).
+    @usableFromInline var width = 0
+    @usableFromInline var height = 0
+    @usableFromInline var depth: [Float]
+    /// How many bands (and threads) a frame is cut into.
+    public var threads: Int
+
+    @usableFromInline var shaded: [ShadedVertex] = []
+    @usableFromInline var triangles: [Triangle] = []
+    @usableFromInline var glyphs: [Glyph] = []
+    @usableFromInline var placements: [GlyphPlacement] = []
+    @usableFromInline var ops: [Op] = []
+    @usableFromInline var clipper = Clipper()
+    @usableFromInline var glyphIndex: [GlyphKey: Int] = [:]
+
+    @usableFromInline enum Op {
+        case triangles(Range<Int>)
+        case glyphs(Range<Int>)
+    }
+
+    /// - Parameter threads: bands rendered in parallel (2 × this many bands per frame).
+    public init(threads: Int = 2) {
+        depth = []
+        self.threads = max(1, threads)
+    }
+
+    /// Renders `scene` into `target` (resized to the scene's size if needed).
+    /// Throws `RenderError` for a draw that cannot be drawn: a range outside the vertex
+    /// arrays, a vertex count that is not a multiple of 3, or a non-finite vertex.
+    @inlinable
+    public func render<S2: Shader2D, S3: Shader3D>(_ scene: Scene, into target: inout PixelBuffer,
+                                                   shader2D: S2, shader3D: S3,
+                                                   glyphProvider: GlyphProvider? = nil) throws {
+        target.resize(width: scene.width, height: scene.height)
+        width = scene.width
+        height = scene.height
+        if depth.count != width * height { depth = [Float](repeating: 1, count: width * height) }
+        try prepare(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
+        let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
+        let usesDepth = scene.items.contains { if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false }
+        let w = width, h = height
+        let bands = min(threads * 2, h)
+        let shader3 = shader3D, shader2 = shader2D
+        target.pixels.withUnsafeMutableBufferPointer { px in
+            depth.withUnsafeMutableBufferPointer { dp in
+                let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
+                let work = { (band: Int) in
+                    let y0 = band * h / bands, y1 = (band + 1) * h / bands
+                    (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                    if usesDepth { (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w) }
+                    self.renderBand(y0: y0, y1: y1, color: pxBase, depth: dpBase, shader2D: shader2, shader3D: shader3)
+                }
+                if threads > 1 {
+                    DispatchQueue.concurrentPerform(iterations: bands, execute: work)
+                } else {
+                    for b in 0..<bands { work(b) }
+                }
+            }
+        }
+    }
+
+    /// Vertex stage, clipping and triangle setup for the whole scene (single-threaded).
+    @inlinable
+    func prepare<S2: Shader2D, S3: Shader3D>(_ scene: Scene, shader2D: S2, shader3D: S3,
+                                             glyphProvider: GlyphProvider?) throws {
+        triangles.removeAll(keepingCapacity: true)
+        placements.removeAll(keepingCapacity: true)
+        ops.removeAll(keepingCapacity: true)
+        let w = Float(width), h = Float(height)
+        for item in scene.items {
+            switch item {
+            case .draw(let d):
+                let isLit = d.pipeline == .lit3D
+                let available = isLit ? scene.vertices3D.count : scene.vertices2D.count
+                guard d.first >= 0, d.count >= 0, d.first + d.count <= available else {
+                    throw RenderError("draw of \(d.count) vertices from \(d.first) exceeds the \(available)-vertex buffer")
+                }
+                guard d.count % 3 == 0 else {
+                    throw RenderError("draw of \(d.count) vertices is not a triangle list")
+                }
+                shaded.removeAll(keepingCapacity: true)
+                if isLit {
+                    for i in d.first..<(d.first + d.count) { shaded.append(shader3D.vertex(scene.vertices3D[i], mvp: d.mvp)) }
+                } else {
+                    for i in d.first..<(d.first + d.count) { shaded.append(shader2D.vertex(scene.vertices2D[i])) }
+                }
+                let start = triangles.count
+                var t = 0
+                while t < shaded.count {
+                    let v0 = shaded[t], v1 = shaded[t + 1], v2 = shaded[t + 2]
+                    t += 3
+                    guard Rasterizer.finite(v0), Rasterizer.finite(v1), Rasterizer.finite(v2) else {
+                        throw RenderError("draw holds a non-finite vertex (triangle \((t - 3) / 3))")
+                    }
+                    if Clipper.inside(v0, v1, v2, depth: isLit) {
+                        addTriangle(v0, v1, v2, lit: isLit, w: w, h: h)
+                    } else {
+                        clipper.clip(v0, v1, v2, depth: isLit)
+                        let poly = clipper.a
+                        if poly.count >= 3 {
+                            for k in 1..<(poly.count - 1) { addTriangle(poly[0], poly[k], poly[k + 1], lit: isLit, w: w, h: h) }
+                        }
+                    }
+                }
+                if triangles.count > start { appendOp(.triangles(start..<triangles.count)) }
+            case .text(let run):
+                guard let provider = glyphProvider else { continue }
+                let start = placements.count
+                layout(run, provider: provider)
+                if placements.count > start { appendOp(.glyphs(start..<placements.count)) }
+            }
+        }
+    }
+
+    @inlinable
+    func appendOp(_ op: Op) {
+        // Merge adjacent triangle ranges so a band walks them in one loop.
+        if case .triangles(let r) = op, case .triangles(let prev)? = ops.last, prev.upperBound == r.lowerBound {
+            ops[ops.count - 1] = .triangles(prev.lowerBound..<r.upperBound)
+        } else {
+            ops.append(op)
+        }
+    }
+
+    @inlinable
+    static func finite(_ v: ShadedVertex) -> Bool {
+        let s = v.position + v.color
+        return s.x.isFinite && s.y.isFinite && s.z.isFinite && s.w.isFinite
+    }
+
+    /// Perspective divide and viewport transform (y down, pixel centres at +0.5), then setup.
+    @inlinable
+    func addTriangle(_ a: ShadedVertex, _ b: ShadedVertex, _ c: ShadedVertex, lit: Bool, w: Float, h: Float) {
+        @inline(__always) func screen(_ v: ShadedVertex) -> SIMD4<Float> {
+            let iw = 1 / v.position.w
+            return SIMD4((v.position.x * iw + 1) * 0.5 * w, (1 - v.position.y * iw) * 0.5 * h, v.position.z * iw, iw)
+        }
+        let p0 = screen(a), p1 = screen(b), p2 = screen(c)
+        let colors: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+        let normals: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+        if lit {
+            colors = (a.color * p0.w, b.color * p1.w, c.color * p2.w)
+            @inline(__always) func nw(_ v: ShadedVertex, _ iw: Float) -> SIMD4<Float> {
+                SIMD4(v.normal.x * iw, v.normal.y * iw, v.normal.z * iw, iw)
+            }
+            normals = (nw(a, p0.w), nw(b, p1.w), nw(c, p2.w))
+        } else {
+            colors = (a.color, b.color, c.color)
+            normals = (.zero, .zero, .zero)
+        }
+        if let t = Triangle(p0, p1, p2, colors: colors, normals: normals, lit: lit,
+                            width: width, height: height) {
+            triangles.append(t)
+        }
+    }
+}

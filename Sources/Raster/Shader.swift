@@ -1,0 +1,40 @@
+import SpecvizCore
+
+/// The programmable stages of the 2D pipeline (SPEC §4): a vertex function that maps a
+/// `Vertex2D` to clip space plus a varying colour, and a fragment function that maps the
+/// interpolated colour to the output colour (straight alpha; blended src-alpha /
+/// one-minus-src-alpha by the rasteriser). Implementations live in `Shaders-CPU/`.
+public protocol Shader2D {
+    func vertex(_ v: Vertex2D) -> ShadedVertex
+    func fragment(color: SIMD4<Float>) -> SIMD4<Float>
+}
+
+/// The programmable stages of the lit 3D pipeline: vertex transform by the draw's MVP,
+/// and a fragment function of the interpolated normal and colour. Depth test LESS, no blend.
+public protocol Shader3D {
+    func vertex(_ v: Vertex3D, mvp: Mat4) -> ShadedVertex
+    func fragment(normal: SIMD3<Float>, color: SIMD4<Float>) -> SIMD4<Float>
+}
+
+/// A vertex after the vertex stage: clip-space position and varyings.
+@frozen
+public struct ShadedVertex: Sendable {
+    public var position: SIMD4<Float>
+    public var color: SIMD4<Float>
+    /// xyz = normal (unused in 2D), w unused.
+    public var normal: SIMD4<Float>
+
+    @inlinable
+    public init(position: SIMD4<Float>, color: SIMD4<Float>, normal: SIMD4<Float> = .zero) {
+        self.position = position
+        self.color = color
+        self.normal = normal
+    }
+
+    @inlinable
+    func lerp(to b: ShadedVertex, _ t: Float) -> ShadedVertex {
+        ShadedVertex(position: position + (b.position - position) * t,
+                     color: color + (b.color - color) * t,
+                     normal: normal + (b.normal - normal) * t)
+    }
+}

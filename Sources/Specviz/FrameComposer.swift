@@ -1,0 +1,83 @@
+import Analysis
+import Geometry
+import Raster
+import ShadersCPU
+import SpecvizCore
+
+/// Turns analysis into pictures at the video rate: holds the visual state, advances it
+/// one video frame at a time toward the latest analysis frame, builds the mode's scene
+/// (mode geometry, waveform strip, labels, overlays) and rasterises it.
+///
+/// Frame k shows the state after k + 1 smoothing steps; analysis and video rates are
+/// decoupled (SPEC §3, last paragraph). Buffers are reused frame to frame.
+public final class FrameComposer {
+    public private(set) var settings: RenderSettings
+    public private(set) var state = VisualState()
+    public private(set) var scene: Scene
+    public let layout: Layout
+    let rasterizer: Rasterizer
+    let glyphs: GlyphProvider?
+    var flashFrames = 0
+    var lastBeatCount = 0
+    /// Time the last frame took to build and rasterise (s), for the `--stats` readout.
+    public private(set) var lastRenderSeconds: Double = 0
+
+    public init(settings: RenderSettings, glyphs: GlyphProvider?) {
+        self.settings = settings
+        self.glyphs = settings.labels || settings.stats ? glyphs : nil
+        layout = Layout(width: settings.width, height: settings.height, labels: settings.labels && glyphs != nil)
+        scene = Scene(width: settings.width, height: settings.height)
+        scene.vertices2D.reserveCapacity(120_000)
+        scene.vertices3D.reserveCapacity(100_000)
+        rasterizer = Rasterizer(threads: settings.threads)
+    }
+
+    /// Advances one video frame toward `target` (the latest analysis frame at or before
+    /// the frame's time). `beats` counts beats detected so far: a new beat starts the
+    /// +0.15 flash for 6 frames.
+    public func step(toward target: SpectrumFrame, time: Double, beats: Int = 0) {
+        state.step(toward: target)
+        state.time = time
+        if beats > lastBeatCount {
+            flashFrames = 6
+            lastBeatCount = beats
+        }
+        state.flash = flashFrames > 0 ? 0.15 : 0
+        if flashFrames > 0 { flashFrames -= 1 }
+    }
+
+    public func setOverlays(tuner: TunerOverlay?, tempo: TempoOverlay?) {
+        state.tuner = tuner
+        state.tempo = tempo
+    }
+
+    /// Builds the scene of the current state (without rasterising).
+    public func buildScene() {
+        scene.reset(width: settings.width, height: settings.height)
+        scene.flash = modeFlashes ? state.flash : 0
+        ModeCatalog.build(settings.mode, state: state, layout: layout, settings: settings, into: &scene)
+        scene.flash = 0
+        if settings.stats && glyphs != nil {
+            let ms = lastRenderSeconds * 1000
+            let text = "render \(Int(ms * 10) / 10).\(Int(ms * 10) % 10) ms  \(Int((1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
+            scene.addText(TextRun(text, at: SIMD2(layout.fontSize * 0.5, layout.fontSize * 1.2), size: layout.fontSize * 0.7,
+                                  color: SIMD4(0.6, 1, 0.6, 0.9)))
+        }
+    }
+
+    /// Modes that show the beat flash (SPEC §4: the overlays' modes).
+    var modeFlashes: Bool {
+        switch settings.mode {
+        case .bars, .curve, .surface, .surfacePlus: return settings.tempoOverlay
+        default: return false
+        }
+    }
+
+    /// Builds and rasterises the current state into `picture`.
+    public func render(into picture: inout PixelBuffer) throws {
+        let start = monotonicSeconds()
+        buildScene()
+        try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        lastRenderSeconds = monotonicSeconds() - start
+    }
+}

@@ -1,0 +1,144 @@
+import Analysis
+import Foundation
+import Geometry
+import SpecvizCore
+
+/// An offline render: audio source → analysis → frames → sink, with rendering on its own
+/// thread and the sink (encoder) on the calling thread, joined by bounded queues and a
+/// pool of three reused frame buffers, so the two overlap and memory stays bounded.
+///
+/// Frame k is at media time `from + k / fps` and shows the analysis available then.
+/// Frames before `from` are still stepped (smoothing and histories warm up exactly as in a
+/// full render), but not rasterised; a still at T equals frame T of the whole video.
+public final class RenderJob {
+    public let settings: RenderSettings
+    public let feed: AnalysisFeed
+    public let composer: FrameComposer
+    public let from: Double
+    public let to: Double?
+    /// Called on the calling thread after each frame is written: (written, total or nil).
+    public var progress: ((Int, Int?) -> Void)?
+    /// Set by the caller (e.g. on SIGINT) to stop early; the sink is cancelled.
+    public var cancelled: () -> Bool = { false }
+    /// Supplies the tuner/tempo overlays and beat count for the current time.
+    public var overlays: ((Double) -> (TunerOverlay?, TempoOverlay?, Int))?
+
+    public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, from: Double = 0, to: Double? = nil) {
+        self.settings = settings
+        feed = AnalysisFeed(source: source, musicMode: settings.musicMode, gainDB: settings.gainDB)
+        composer = FrameComposer(settings: settings, glyphs: glyphs)
+        self.from = max(0, from)
+        self.to = to
+    }
+
+    /// Number of frames to render, when the duration is known.
+    public var frameCount: Int? {
+        guard let end = to ?? feed.source.duration else { return nil }
+        return max(0, Int((Double(settings.fps) * (end - from) - 1e-6).rounded(.up)))
+    }
+
+    /// Steps the state through frame `k` (absolute index from time 0).
+    func step(_ k: Int) throws -> Bool {
+        let t = Double(k) / Double(settings.fps)
+        try feed.advance(to: t)
+        if feed.exhausted && feed.samplesRead == 0 {
+            throw RenderError("'\(sourceName)' contains no audio samples")
+        }
+        var beats = 0
+        if let overlays {
+            let (tuner, tempo, b) = overlays(t)
+            composer.setOverlays(tuner: tuner, tempo: tempo)
+            beats = b
+        }
+        composer.step(toward: feed.latest, time: t, beats: beats)
+        // Past the end of the audio?
+        if feed.exhausted && t >= feed.timeRead + 1e-9 && to == nil && feed.source.duration == nil { return false }
+        return true
+    }
+
+    var sourceName: String { (feed.source as? CustomStringConvertible)?.description ?? "input" }
+
+    /// Renders one still at time `at` (seconds) into a picture.
+    public func still(at time: Double) throws -> PixelBuffer {
+        let k = Int((time * Double(settings.fps)).rounded(.down))
+        for i in 0...k { _ = try step(i) }
+        var picture = PixelBuffer(width: settings.width, height: settings.height)
+        try composer.render(into: &picture)
+        return picture
+    }
+
+    /// Renders every frame of [from, to) into `sink`, then finishes it. On any error the sink
+    /// is cancelled (no partial output) and the error rethrown.
+    public func run(into sink: FrameSink) throws {
+        let first = Int((from * Double(settings.fps)).rounded())
+        let total = frameCount
+        let free = BlockingQueue<PixelBuffer>(capacity: 3)
+        let full = BlockingQueue<Result<PixelBuffer, Error>?>(capacity: 3)
+        for _ in 0..<3 { free.push(PixelBuffer(width: settings.width, height: settings.height)) }
+        let stop = ManagedAtomicFlag()
+
+        let producer = Thread { [self] in
+            do {
+                for k in 0..<first { _ = try step(k) }
+                var k = first
+                while !stop.isSet {
+                    if let total, k - first >= total { break }
+                    guard try step(k) else { break }
+                    var picture = free.pop()
+                    try composer.render(into: &picture)
+                    full.push(.success(picture))
+                    k += 1
+                }
+                full.push(nil)
+            } catch {
+                full.push(.failure(error))
+            }
+        }
+        producer.stackSize = 8 << 20
+        producer.start()
+
+        var written = 0
+        var failure: Error?
+        while true {
+            guard let item = full.pop() else { break }
+            switch item {
+            case .failure(let e):
+                failure = e
+            case .success(let picture):
+                if failure == nil && !cancelled() {
+                    do {
+                        try sink.write(picture, index: written)
+                        written += 1
+                        progress?(written, total)
+                    } catch {
+                        failure = error
+                    }
+                }
+                if failure != nil || cancelled() { stop.set() }
+                free.push(picture)
+            }
+            if case .failure = item { break }
+        }
+        if let failure {
+            sink.cancel()
+            throw failure
+        }
+        if cancelled() {
+            sink.cancel()
+            throw RenderError("interrupted")
+        }
+        if written == 0 {
+            sink.cancel()
+            throw RenderError("nothing to render: the time range holds no frames")
+        }
+        try sink.finish()
+    }
+}
+
+/// A flag set by one thread and read by another.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}

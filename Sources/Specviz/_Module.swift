@@ -1,1 +1,0 @@
-// Specviz module.

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Geometry
+import Specviz
+
+/// Options that decide how frames look, shared by `render` and `live`.
+struct LookOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Visualisation mode: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var mode: String = "bars"
+
+    @Option(help: "Frame size WxH (e.g. 1920x1080, 1080x1920, 1080x1080).")
+    var size: String = "1920x1080"
+
+    @Option(help: "Video frames per second.")
+    var fps: Int = 60
+
+    @Flag(name: .customLong("no-labels"), help: "No text (labels, title, readouts).")
+    var noLabels = false
+
+    @Option(help: "Title drawn in the corner of the video.")
+    var title: String?
+
+    @Flag(help: "Show the render time / FPS readout.")
+    var stats = false
+
+    @Option(help: "Static gain added to every band (dB).")
+    var gain: Float = 0
+
+    @Flag(name: .customLong("no-tilt"), help: "Mic mode: no music-mode spectral tilt.")
+    var noTilt = false
+
+    @Flag(help: "Tuner overlay (note and cents) in bars, curve, surface, surface+.")
+    var tuner = false
+
+    @Flag(help: "BPM overlay with beat dot and beat flash in bars, curve, surface, surface+.")
+    var bpm = false
+
+    @Option(help: "Tuning preset for the tuner (see `specviz presets`).")
+    var preset: String = "chromatic"
+
+    @Option(help: "Reference pitch of A4 in Hz (400–480).")
+    var reference: Double = 440
+
+    @Option(help: "Rasteriser threads.")
+    var threads: Int = 2
+
+    func settings() throws -> RenderSettings {
+        var s = RenderSettings()
+        guard let m = VisualizationMode(rawValue: mode.lowercased()) else {
+            throw ValidationError("unknown mode '\(mode)' (modes: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        s.mode = m
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else {
+            throw ValidationError("--size must be WxH with 16…8192 pixels each, e.g. 1920x1080")
+        }
+        guard w % 2 == 0 && h % 2 == 0 else { throw ValidationError("--size must be even in both directions (video needs it)") }
+        s.width = w
+        s.height = h
+        guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240") }
+        s.fps = fps
+        s.labels = !noLabels
+        s.title = title
+        s.stats = stats
+        s.gainDB = gain
+        s.musicMode = !noTilt
+        s.tunerOverlay = tuner
+        s.tempoOverlay = bpm
+        s.preset = preset
+        guard (400...480).contains(reference) else { throw ValidationError("--reference must be 400–480 Hz") }
+        s.reference = reference
+        s.threads = max(1, min(threads, 16))
+        return s
+    }
+}
