@@ -10,5 +10,6 @@ struct SpecvizCommand: ParsableCommand {
             // Each command lives in its own file in this folder.
             RenderCommand.self,
             ModesCommand.self,
+            TempoCommand.self,
         ])
 }

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The onset-strength signal of the tempo detector (SPEC §6, seed 000 Part 5
+/// "Onset signal pipeline" steps 1–3; seed 002 step 21).
+///
+/// Each call to `push(frame:)` takes one Hann-windowed 1024-point real FFT of the
+/// newest 1024 samples (hop 1024, ~43 frames/s at 44.1 kHz) and returns
+///
+///     flux[n]  = Σ_k max(0, |X_n[k]| − |X_{n−1}[k]|)     (broadband, half-wave rectified)
+///     onset[n] = log(1 + 10 · flux[n])                    (log compression)
+///
+/// Magnitudes are scaled by 2/Σw so a full-scale sine has magnitude 1, which keeps
+/// the log compression independent of the FFT size. The bins cover 30 Hz … 16 kHz
+/// (below 30 Hz is rumble and DC; above 16 kHz mostly codec noise).
+///
+/// All buffers are allocated at construction; `push` allocates nothing.
+final class OnsetStrength {
+    /// FFT size and hop (samples).
+    let size: Int
+    private let fft: RealFFT
+    private let window: UnsafeMutablePointer<Float>
+    private let windowed: UnsafeMutablePointer<Float>
+    private let re: UnsafeMutablePointer<Float>
+    private let im: UnsafeMutablePointer<Float>
+    private let previous: UnsafeMutablePointer<Float>
+    private let lowBin: Int
+    private let highBin: Int
+    private let scale: Float
+    private var hasPrevious = false
+
+    /// Mean square of the newest frame (linear, full scale = 0.5 for a sine): used
+    /// by the tracker's silence suppression.
+    private(set) var lastPower: Float = 0
+
+    /// - Parameters:
+    ///   - sampleRate: audio rate (Hz).
+    ///   - size: FFT size (power of two), also the hop.
+    init(sampleRate: Int, size: Int = 1024) {
+        self.size = size
+        fft = RealFFT(size: size)
+        window = .allocate(capacity: size)
+        windowed = .allocate(capacity: size)
+        re = .allocate(capacity: size / 2 + 1)
+        im = .allocate(capacity: size / 2 + 1)
+        previous = .allocate(capacity: size / 2 + 1)
+        previous.initialize(repeating: 0, count: size / 2 + 1)
+        var sum: Float = 0
+        for i in 0..<size {
+            let w = Float(0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(size))))
+            window[i] = w
+            sum += w
+        }
+        scale = 2 / sum
+        let binHz = Double(sampleRate) / Double(size)
+        lowBin = max(1, Int((30 / binHz).rounded(.up)))
+        highBin = max(lowBin + 1, min(size / 2, Int(16_000 / binHz)))
+    }
+
+    deinit {
+        window.deallocate(); windowed.deallocate(); re.deallocate(); im.deallocate()
+        previous.deallocate()
+    }
+
+    /// Forgets the previous spectrum (after a flush or a gap in the input).
+    func reset() {
+        hasPrevious = false
+        lastPower = 0
+    }
+
+    /// Analyses one frame of `size` samples and returns its onset strength
+    /// log(1 + 10·flux) (dimensionless, ≥ 0). The first frame after a reset returns 0.
+    func push(frame: UnsafePointer<Float>) -> Float {
+        var power: Float = 0
+        for i in 0..<size {
+            let x = frame[i]
+            power += x * x
+            windowed[i] = x * window[i]
+        }
+        lastPower = power / Float(size)
+        fft.forward(UnsafePointer(windowed), re: re, im: im)
+        var flux: Float = 0
+        for k in lowBin...highBin {
+            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
+            let d = m - previous[k]
+            if d > 0 { flux += d }
+            previous[k] = m
+        }
+        if !hasPrevious {
+            hasPrevious = true
+            return 0
+        }
+        return log(1 + 10 * flux)
+    }
+}

@@ -1,0 +1,75 @@
+/// Turns the stream of raw tempo estimates into a stable display
+/// (SPEC §6; seed 000 Part 5 "Temporal smoothing" and "Tempo-change detection").
+///
+/// - A raw estimate counts only when it passes the beat test (confidence and comb
+///   contrast above their thresholds); otherwise it is a "no beat" vote.
+/// - The display takes a new value only when 2 of the last 3 estimates agree within
+///   ±5 BPM (it shows their mean); it goes blank when 2 of the last 3 are "no beat".
+/// - 3 consecutive estimates more than 10 BPM from the displayed tempo ask the
+///   tracker to flush its onset history (`shouldFlush`).
+struct TempoDisplayFilter {
+    /// Minimum comb confidence for a raw estimate to count as a beat (seed: 15%).
+    var minConfidence = 0.15
+    /// Minimum comb contrast (peak minus median comb) for a beat.
+    var minContrast = 0.10
+    /// Agreement window (BPM).
+    var agreement = 5.0
+    /// Divergence that counts towards a tempo-change flush (BPM).
+    var divergence = 10.0
+
+    private(set) var display: TempoReading?
+    private var recent: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
+    private var filled = 0
+    private var divergentRun = 0
+
+    /// Clears the smoothing buffer (the display is kept until new estimates agree).
+    mutating func flush() {
+        recent = (nil, nil, nil)
+        filled = 0
+        divergentRun = 0
+    }
+
+    /// Forgets everything, including the display.
+    mutating func reset() {
+        flush()
+        display = nil
+    }
+
+    /// Whether `estimate` shows a beat.
+    func isBeat(_ estimate: TempoEstimate) -> Bool {
+        estimate.confidence >= minConfidence && estimate.contrast >= minContrast
+    }
+
+    /// Feeds one raw estimate (nil = silence / not enough history). Returns true when
+    /// the tracker should flush its history (tempo change).
+    mutating func push(_ estimate: TempoEstimate?) -> Bool {
+        var vote: TempoReading?
+        if let e = estimate, isBeat(e) { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
+        recent = (recent.1, recent.2, vote)
+        filled = min(3, filled + 1)
+
+        let votes = [recent.0, recent.1, recent.2].suffix(filled)
+        let blanks = votes.filter { $0 == nil }.count
+        if let newest = vote {
+            let agreeing = votes.compactMap { $0 }.filter { abs($0.bpm - newest.bpm) <= agreement }
+            if agreeing.count >= 2 {
+                let n = Double(agreeing.count)
+                display = TempoReading(bpm: agreeing.map(\.bpm).reduce(0, +) / n,
+                                       confidence: agreeing.map(\.confidence).reduce(0, +) / n)
+            }
+        } else if blanks >= 2 {
+            display = nil
+        }
+        // Tempo-change detection: 3 consecutive estimates far from the display.
+        if let shown = display, let newest = vote, abs(newest.bpm - shown.bpm) > divergence {
+            divergentRun += 1
+        } else {
+            divergentRun = 0
+        }
+        if divergentRun >= 3 {
+            flush()
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,115 @@
+import Analysis
+import ArgumentParser
+import Foundation
+import MediaIO
+
+/// `specviz tempo FILE [--csv | --json]` (SPEC §1 and §6): runs the real-time tempo
+/// tracker over a file as if it were playing, and prints its display timeline.
+struct TempoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tempo",
+        abstract: "Detect the tempo (BPM) of an audio file, as the live display would show it.",
+        discussion: """
+            Without a flag, prints one line. --csv prints `time_s,bpm,confidence`, one row per \
+            display update (~2 per second); bpm is empty while nothing is displayed; time_s is \
+            when the value is on screen in real-time playback (causal). --json prints \
+            {"bpm", "confidence", "timeline"} where bpm is what the display shows for most of the file.
+            """)
+
+    @Argument(help: "Audio or video file to analyse.")
+    var input: String
+
+    @Flag(help: "Print the display timeline as CSV.")
+    var csv = false
+
+    @Flag(help: "Print the estimate and the timeline as JSON.")
+    var json = false
+
+    @Flag(help: "With --csv: print the detector's unsmoothed estimate and its comb contrast instead of the display.")
+    var raw = false
+
+    func validate() throws {
+        if csv && json { throw ValidationError("choose one of --csv and --json") }
+        if raw && !csv { throw ValidationError("--raw needs --csv") }
+    }
+
+    func run() throws {
+        let decoder = try AudioDecoder(path: input)
+        let tracker = TempoTracker(sampleRate: decoder.sampleRate)
+        var updates: [TempoUpdate] = []
+        tracker.onUpdate = { updates.append($0) }
+        var buffer = [Float](repeating: 0, count: 8192)
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
+            if n == 0 { break }
+            buffer.withUnsafeBufferPointer { tracker.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        }
+        let summary = TempoSummary(updates: updates, duration: tracker.time)
+        var out = ""
+        if csv {
+            out = raw ? "time_s,bpm,confidence,contrast\n" : "time_s,bpm,confidence\n"
+            for u in updates {
+                if raw {
+                    let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
+                    out += String(format: "%.4f,", u.time) + bpm
+                        + String(format: ",%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.contrast ?? 0)
+                } else {
+                    let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? ""
+                    out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)
+                }
+            }
+        } else if json {
+            var rows: [String] = []
+            rows.reserveCapacity(updates.count)
+            for u in updates {
+                let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? "null"
+                rows.append(String(format: "[%.4f, ", u.time) + bpm + String(format: ", %.3f]", u.display?.confidence ?? 0))
+            }
+            let bpm = summary.bpm.map { String(format: "%.2f", $0) } ?? "null"
+            out = "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
+                + "\"timeline\": [" + rows.joined(separator: ", ") + "]}\n"
+        } else {
+            let name = (input as NSString).lastPathComponent
+            if let bpm = summary.bpm {
+                out = String(format: "%@: %.1f BPM (confidence %.0f%%, shown %.0f%% of the time)\n",
+                             name, bpm, summary.confidence * 100, summary.shownFraction * 100)
+            } else {
+                out = "\(name): no steady beat detected\n"
+            }
+        }
+        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+    }
+}
+
+/// The tempo "the display would show for most of the file" (SPEC §1): the displayed
+/// value held longest (values within ±2 BPM pooled), or nil when a tempo is shown for
+/// less than a quarter of the file.
+struct TempoSummary {
+    var bpm: Double?
+    var confidence = 0.0
+    var shownFraction = 0.0
+
+    init(updates: [TempoUpdate], duration: Double) {
+        guard duration > 0, !updates.isEmpty else { return }
+        // Each display value holds from its update to the next (or the end).
+        var spans: [(bpm: Double, confidence: Double, seconds: Double)] = []
+        for (i, u) in updates.enumerated() {
+            guard let d = u.display else { continue }
+            let end = i + 1 < updates.count ? updates[i + 1].time : duration
+            spans.append((d.bpm, d.confidence, max(0, end - u.time)))
+        }
+        let shown = spans.reduce(0) { $0 + $1.seconds }
+        shownFraction = shown / duration
+        guard shownFraction >= 0.25 else { return }
+        var bestWeight = -1.0, bestCentre = 0.0
+        for s in spans {
+            let w = spans.filter { abs($0.bpm - s.bpm) <= 2 }.reduce(0) { $0 + $1.seconds }
+            if w > bestWeight { bestWeight = w; bestCentre = s.bpm }
+        }
+        let pool = spans.filter { abs($0.bpm - bestCentre) <= 2 }
+        let weight = pool.reduce(0) { $0 + $1.seconds }
+        guard weight > 0 else { return }
+        bpm = pool.reduce(0) { $0 + $1.bpm * $1.seconds } / weight
+        confidence = pool.reduce(0) { $0 + $1.confidence * $1.seconds } / weight
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Synthetic rhythm signals for tempo tests: clicks, drum patterns and beat-less
+/// material, all deterministic (a fixed-seed LCG for the noise).
+public enum ClickTracks {
+    /// A drum voice: a pitched kick (sine sweep 120 → 50 Hz, 150 ms decay) or a hi-hat
+    /// (white noise, 40 ms decay).
+    public enum Voice: Sendable { case kick, hat, click }
+
+    /// One hit of `voice` (samples, peak ≈ `gain`).
+    public static func hit(_ voice: Voice, sampleRate: Int, gain: Float = 0.8) -> [Float] {
+        let sr = Double(sampleRate)
+        var rng = LCG(seed: 12345)
+        switch voice {
+        case .kick:
+            let n = Int(0.25 * sr)
+            var phase = 0.0
+            return (0..<n).map { i in
+                let t = Double(i) / sr
+                let f = 50 + 70 * exp(-t / 0.03)
+                phase += 2 * Double.pi * f / sr
+                return gain * Float(sin(phase) * exp(-t / 0.15))
+            }
+        case .hat:
+            let n = Int(0.08 * sr)
+            return (0..<n).map { i in gain * 0.5 * rng.nextSigned() * Float(exp(-Double(i) / sr / 0.02)) }
+        case .click:
+            let n = Int(0.02 * sr)
+            return (0..<n).map { i in gain * rng.nextSigned() * Float(exp(-Double(i) / sr / 0.004)) }
+        }
+    }
+
+    /// A pattern repeated for `seconds`: `hits` lists (beat position within the bar,
+    /// voice); `beatsPerBar` beats per bar at `bpm`. `leadIn` seconds of silence first.
+    public static func pattern(bpm: Double, beatsPerBar: Double, hits: [(Double, Voice)],
+                               seconds: Double, sampleRate: Int, leadIn: Double = 0) -> [Float] {
+        let total = Int(seconds * Double(sampleRate))
+        var out = [Float](repeating: 0, count: total)
+        let beat = 60 / bpm
+        let samples: [Voice: [Float]] = [.kick: hit(.kick, sampleRate: sampleRate),
+                                         .hat: hit(.hat, sampleRate: sampleRate),
+                                         .click: hit(.click, sampleRate: sampleRate)]
+        var bar = 0
+        while true {
+            let barStart = leadIn + Double(bar) * beatsPerBar * beat
+            if barStart >= seconds { break }
+            for (position, voice) in hits {
+                let start = Int(((barStart + position * beat) * Double(sampleRate)).rounded())
+                guard start < total, let s = samples[voice] else { continue }
+                for (k, v) in s.enumerated() where start + k < total { out[start + k] += v }
+            }
+            bar += 1
+        }
+        return out
+    }
+
+    /// A plain click on every beat.
+    public static func clicks(bpm: Double, seconds: Double, sampleRate: Int, leadIn: Double = 0) -> [Float] {
+        pattern(bpm: bpm, beatsPerBar: 1, hits: [(0, .click)], seconds: seconds,
+                sampleRate: sampleRate, leadIn: leadIn)
+    }
+
+    /// Kick on every beat, hi-hat on every off-beat eighth (house / four-on-the-floor).
+    public static func fourOnTheFloor(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        pattern(bpm: bpm, beatsPerBar: 4,
+                hits: [(0, .kick), (1, .kick), (2, .kick), (3, .kick),
+                       (0.5, .hat), (1.5, .hat), (2.5, .hat), (3.5, .hat)],
+                seconds: seconds, sampleRate: sampleRate)
+    }
+
+    /// The syncopated pattern of seed 002 step 20 ("Missing", 123 BPM): kicks on beats
+    /// 1, 2.5 and 4 of each bar, a hi-hat on every eighth note.
+    public static func syncopated(bpm: Double = 123, seconds: Double, sampleRate: Int) -> [Float] {
+        pattern(bpm: bpm, beatsPerBar: 4,
+                hits: [(0, .kick), (1.5, .kick), (3, .kick)] + (0..<8).map { (Double($0) * 0.5, Voice.hat) },
+                seconds: seconds, sampleRate: sampleRate)
+    }
+
+    /// A sustained chord (A3, C♯4, E4 with a few harmonics, 0.5 s attack): no beat.
+    public static func sustainedChord(seconds: Double, sampleRate: Int, gain: Float = 0.3) -> [Float] {
+        let sr = Double(sampleRate)
+        let notes = [220.0, 277.18, 329.63]
+        return (0..<Int(seconds * sr)).map { i in
+            let t = Double(i) / sr
+            var v = 0.0
+            for f in notes {
+                for h in 1...4 { v += sin(2 * Double.pi * f * Double(h) * t) / Double(h * h) }
+            }
+            return gain * Float(v / 4 * min(1, t / 0.5))
+        }
+    }
+
+    /// Deterministic uniform noise (numerical recipes LCG).
+    struct LCG {
+        var state: UInt32
+        init(seed: UInt32) { state = seed }
+        mutating func nextSigned() -> Float {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 23) - 1
+        }
+    }
+}
