@@ -3,6 +3,10 @@
 /// ≤ 0.45·Nyquist) -> ×1.4 -> soft clip x/(1+|x|) -> fade envelope (attack 25 ms,
 /// release 250 ms).
 ///
+/// The chain runs at `oversampling` × the output rate (2×): the saturator regenerates
+/// harmonics above Nyquist, and at the output rate their images (E6 at 48 kHz: −57 dB)
+/// break the −60 dB alias budget; at 2× they fall where `Decimator` removes them.
+///
 /// The envelope is a linear "fade" ramp shaped by smoothstep (3f² − 2f³), so that its
 /// slope is zero at both ends: starts and ends add no step and no kink. A value type;
 /// the engine keeps a fixed array of them. Nothing here allocates.
@@ -11,6 +15,8 @@ public struct SynthVoice: Sendable {
 
     /// Voice amplitude ahead of the saturator (seed 004 §7: "the voice amplitude used (1.4)").
     public static let drive: Float = 1.4
+    /// Internal rate ÷ output rate.
+    public static let oversampling = 2
     /// Attack time (s).
     public static let attackSeconds = 0.025
     /// Release time (s) from full level.
@@ -43,16 +49,18 @@ public struct SynthVoice: Sendable {
     public var gain: Float { fade * fade * (3 - 2 * fade) }
 
     /// Starts a fresh note: phase, filter state and envelope are all reset (seed 004 §7,
-    /// voice stealing). Frequency in Hz, sample rate in Hz.
+    /// voice stealing). Frequency in Hz; `sampleRate` is the output rate (Hz); the voice
+    /// renders at `oversampling` times it.
     public mutating func start(frequency: Double, sampleRate: Double, order: UInt64) {
+        let internalRate = sampleRate * Double(SynthVoice.oversampling)
         self.frequency = frequency
         self.order = order
-        oscillator.setFrequency(frequency, sampleRate: sampleRate)
+        oscillator.setFrequency(frequency, sampleRate: internalRate)
         oscillator.reset()
-        filter.setCutoff(SynthVoice.cutoff(for: frequency, sampleRate: sampleRate), sampleRate: sampleRate)
+        filter.setCutoff(SynthVoice.cutoff(for: frequency, sampleRate: sampleRate), sampleRate: internalRate)
         filter.reset()
-        attackStep = Float(1 / (SynthVoice.attackSeconds * sampleRate))
-        releaseStep = Float(1 / (SynthVoice.releaseSeconds * sampleRate))
+        attackStep = Float(1 / (SynthVoice.attackSeconds * internalRate))
+        releaseStep = Float(1 / (SynthVoice.releaseSeconds * internalRate))
         fade = 0
         stage = .attack
     }
@@ -70,15 +78,17 @@ public struct SynthVoice: Sendable {
         if stage != .idle { stage = .release }
     }
 
-    /// Begins a fast release of `seconds` (used for a voice that was stolen).
+    /// Begins a fast release of `seconds` (used for a voice that was stolen); `sampleRate`
+    /// is the output rate (Hz).
     public mutating func fastRelease(seconds: Double, sampleRate: Double) {
         guard stage != .idle else { return }
-        releaseStep = Float(1 / (seconds * sampleRate))
+        releaseStep = Float(1 / (seconds * sampleRate * Double(SynthVoice.oversampling)))
         stage = .release
     }
 
-    /// Adds `count` samples of this voice to `output` and its envelope gain to `weights`
-    /// (the polyphony AGC's envelope-weighted voice count). Does not allocate.
+    /// Adds `count` samples (at the internal, oversampled rate) of this voice to `output` and
+    /// its envelope gain to `weights` (the polyphony AGC's envelope-weighted voice count).
+    /// Does not allocate.
     public mutating func render(adding output: UnsafeMutablePointer<Float>,
                                 weights: UnsafeMutablePointer<Float>, count: Int) {
         guard stage != .idle else { return }

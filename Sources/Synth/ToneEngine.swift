@@ -10,6 +10,9 @@ import Glibc
 /// remainder moves to a 5 ms fade-out slot, so a steal never clicks). A note asked for again
 /// while its voice is releasing is lifted back into the attack without a phase reset.
 ///
+/// Voices render at 2× the output rate (see `SynthVoice`); the mix is brought back to the
+/// output rate by `Decimator` before the output chain.
+///
 /// Output chain: voice mix -> polyphony AGC (gain 1/max(1, Σ envelope gains), 20 ms
 /// attack / 200 ms release) -> `level` -> optional speaker voicing (LR4 high-pass 140 Hz)
 /// -> 64-sample look-ahead limiter (ceiling 0.95). Mono output.
@@ -38,6 +41,8 @@ public final class ToneEngine {
     private static let fadeSlots = 2
     private let fading: UnsafeMutablePointer<SynthVoice>
     private let mix: UnsafeMutablePointer<Float>
+    private let highRateMix: UnsafeMutablePointer<Float>
+    private let decimator: Decimator
     private let weights: UnsafeMutablePointer<Float>
     private var highPass: SpeakerVoicing
     public let limiter: LookAheadLimiter
@@ -55,10 +60,14 @@ public final class ToneEngine {
         voices.initialize(repeating: SynthVoice(), count: ToneEngine.slotCount)
         fading = .allocate(capacity: ToneEngine.fadeSlots)
         fading.initialize(repeating: SynthVoice(), count: ToneEngine.fadeSlots)
+        let high = ToneEngine.blockSize * SynthVoice.oversampling
         mix = .allocate(capacity: ToneEngine.blockSize)
         mix.initialize(repeating: 0, count: ToneEngine.blockSize)
-        weights = .allocate(capacity: ToneEngine.blockSize)
-        weights.initialize(repeating: 0, count: ToneEngine.blockSize)
+        highRateMix = .allocate(capacity: high)
+        highRateMix.initialize(repeating: 0, count: high)
+        weights = .allocate(capacity: high)
+        weights.initialize(repeating: 0, count: high)
+        decimator = Decimator(maxInput: high)
         highPass = SpeakerVoicing(sampleRate: sampleRate)
         limiter = LookAheadLimiter(sampleRate: sampleRate)
         agcAttack = Float(1 - exp(-1 / (0.020 * sampleRate)))
@@ -71,6 +80,7 @@ public final class ToneEngine {
         fading.deinitialize(count: ToneEngine.fadeSlots)
         fading.deallocate()
         mix.deallocate()
+        highRateMix.deallocate()
         weights.deallocate()
     }
 
@@ -84,10 +94,10 @@ public final class ToneEngine {
         (0..<ToneEngine.slotCount).reduce(0) { $0 + (voices[$1].stage == .idle ? 0 : 1) }
     }
 
-    /// True once every voice is idle and the output chain has flushed (look-ahead plus
-    /// 10 ms), i.e. rendering further would only give silence.
+    /// True once every voice is idle and the output chain has flushed (decimator and
+    /// look-ahead delays plus 10 ms), i.e. rendering further would only give silence.
     public var isSilent: Bool {
-        silentSamples >= LookAheadLimiter.lookAhead + Int(0.01 * sampleRate)
+        silentSamples >= Decimator.taps + LookAheadLimiter.lookAhead + Int(0.01 * sampleRate)
     }
 
     private static func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(a, b) }
@@ -153,23 +163,26 @@ public final class ToneEngine {
 
     private func renderBlock(into out: UnsafeMutableBufferPointer<Float>) {
         let n = out.count
-        mix.update(repeating: 0, count: n)
-        weights.update(repeating: 0, count: n)
+        let os = SynthVoice.oversampling
+        let high = n * os
+        highRateMix.update(repeating: 0, count: high)
+        weights.update(repeating: 0, count: high)
         var anyBusy = false
         for i in 0..<ToneEngine.slotCount where voices[i].stage != .idle {
-            voices[i].render(adding: mix, weights: weights, count: n)
+            voices[i].render(adding: highRateMix, weights: weights, count: high)
             anyBusy = true
         }
         for j in 0..<ToneEngine.fadeSlots where fading[j].stage != .idle {
-            fading[j].render(adding: mix, weights: weights, count: n)
+            fading[j].render(adding: highRateMix, weights: weights, count: high)
             anyBusy = true
         }
+        decimator.process(highRateMix, count: high, into: mix)
         silentSamples = anyBusy ? 0 : silentSamples + n
         // Polyphony AGC: 1/max(1, envelope-weighted voice count), 20 ms down / 200 ms up.
         var g = agc
         let lvl = level
         for i in 0..<n {
-            let target = 1 / max(1, weights[i])
+            let target = 1 / max(1, weights[i * os + os - 1])
             g += (target - g) * (target < g ? agcAttack : agcRelease)
             out[i] = mix[i] * g * lvl
         }

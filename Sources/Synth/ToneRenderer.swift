@@ -30,7 +30,7 @@ public final class ToneRenderer {
     /// chain's flush. `render` stops at or before this.
     public var expectedFrames: Int {
         (eventFrames.last ?? 0) + Int(SynthVoice.releaseSeconds * sampleRate) + LookAheadLimiter.lookAhead
-            + Int(0.01 * sampleRate) + ToneEngine.blockSize
+            + Decimator.taps + Int(0.01 * sampleRate) + ToneEngine.blockSize
     }
 
     /// Renders up to `buffer.count` mono samples. Returns how many; 0 at the end.

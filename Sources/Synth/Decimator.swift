@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Halves the sample rate of the oversampled voice mix: a 95-tap linear-phase low-pass
+/// (windowed sinc, Kaiser β = 8 for ≈ −80 dB stop band) with its −6 dB point at 0.44 × the
+/// output rate, so the stop band begins just below the output Nyquist frequency; then
+/// every second sample is kept. Flat (±0.01 dB) to ≈ 0.39 × the output rate (17 kHz at
+/// 44.1 kHz). A half-band filter would be cheaper but is only −6 dB at the output Nyquist,
+/// which let E6's 17th harmonic fold back at −62 dB at 44.1 kHz.
+/// Group delay: 47 input samples (23.5 output samples).
+///
+/// Design: windowed-sinc FIR with the Kaiser window (Oppenheim & Schafer, "Discrete-Time
+/// Signal Processing", §7.5); decimation per Crochiere & Rabiner (1983), ch. 4.
+/// Storage is allocated at construction; `process` does not allocate.
+public final class Decimator {
+    /// Filter length (taps).
+    public static let taps = 95
+    /// −6 dB cutoff as a fraction of the output sample rate.
+    public static let cutoff = 0.44
+    /// Largest input block (samples at the high rate) that `process` accepts at once.
+    public let maxInput: Int
+
+    private let pairTaps: UnsafeMutablePointer<Float> // h[0] … h[46]; h[k] == h[94 − k]
+    private let centre: Float
+    private let buffer: UnsafeMutablePointer<Float>
+    private let history = Decimator.taps - 1
+    private static let pairs = (Decimator.taps - 1) / 2
+
+    public init(maxInput: Int) {
+        self.maxInput = maxInput
+        let m = Decimator.taps
+        let beta = 8.0
+        func besselI0(_ x: Double) -> Double {
+            var sum = 1.0, term = 1.0
+            for k in 1..<40 { term *= (x / 2 / Double(k)) * (x / 2 / Double(k)); sum += term }
+            return sum
+        }
+        let fc = Decimator.cutoff / 2 // cycles per high-rate sample
+        var h = [Double](repeating: 0, count: m)
+        for i in 0..<m {
+            let t = Double(i - (m - 1) / 2)
+            let sinc = t == 0 ? 2 * fc : sin(2 * Double.pi * fc * t) / (Double.pi * t)
+            let r = 2 * Double(i) / Double(m - 1) - 1
+            h[i] = sinc * besselI0(beta * max(0, 1 - r * r).squareRoot()) / besselI0(beta)
+        }
+        let sum = h.reduce(0, +)
+        h = h.map { $0 / sum } // unity gain at DC
+        pairTaps = .allocate(capacity: Decimator.pairs)
+        for k in 0..<Decimator.pairs { pairTaps[k] = Float(h[k]) }
+        centre = Float(h[Decimator.pairs])
+        buffer = .allocate(capacity: history + maxInput)
+        buffer.initialize(repeating: 0, count: history + maxInput)
+    }
+
+    deinit {
+        pairTaps.deallocate()
+        buffer.deallocate()
+    }
+
+    /// Clears the filter history.
+    public func reset() { buffer.update(repeating: 0, count: history + maxInput) }
+
+    /// Filters `count` (even, ≤ `maxInput`) high-rate samples from `input` and writes
+    /// `count / 2` output samples to `output`. Does not allocate.
+    public func process(_ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
+        precondition(count <= maxInput && count % 2 == 0)
+        (buffer + history).update(from: input, count: count)
+        let last = Decimator.taps - 1
+        let pairs = Decimator.pairs
+        for i in 0..<(count / 2) {
+            let w = buffer + 2 * i + 1 // window w[0 … 94], w[94] is the newest sample
+            var acc = centre * w[pairs]
+            for k in 0..<pairs {
+                acc += pairTaps[k] * (w[k] + w[last - k])
+            }
+            output[i] = acc
+        }
+        buffer.update(from: buffer + count, count: history)
+    }
+}
