@@ -44,7 +44,7 @@ let package = Package(
             ]),
 
         // MARK: Tests.
-        .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore"]),
+        .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore", "MediaIO"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ShadersCPU", "SpecvizCore", "SpecvizTestSupport"]),
         .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "MediaIO", "SpecvizTestSupport"]),

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Deterministic test signals for the spectrum and render tests.
+public enum Signals {
+    /// A sum of sines (Hz, amplitude) of `seconds` at `sampleRate`.
+    public static func sines(_ partials: [(Double, Float)], seconds: Double, sampleRate: Int = 44100) -> [Float] {
+        let n = Int(seconds * Double(sampleRate))
+        return (0..<n).map { i in
+            let t = Double(i) / Double(sampleRate)
+            var v: Float = 0
+            for (f, a) in partials { v += a * Float(sin(2 * Double.pi * f * t)) }
+            return v
+        }
+    }
+
+    /// White noise from a seeded generator (uniform in −amplitude…amplitude).
+    public static func whiteNoise(seconds: Double, amplitude: Float = 0.5, seed: UInt64 = 1, sampleRate: Int = 44100) -> [Float] {
+        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        return (0..<Int(seconds * Double(sampleRate))).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let u = Float(state >> 40) / Float(1 << 24)
+            return (u * 2 - 1) * amplitude
+        }
+    }
+
+    /// Writes mono float samples as a 16-bit PCM WAV file (test fixtures).
+    public static func writeWAV(_ samples: [Float], sampleRate: Int = 44100, channels: Int = 1, to path: String) throws {
+        var bytes: [UInt8] = []
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        let dataSize = samples.count * 2 * channels
+        bytes.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + dataSize))
+        bytes.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16); u16(1); u16(UInt16(channels))
+        u32(UInt32(sampleRate)); u32(UInt32(sampleRate * 2 * channels)); u16(UInt16(2 * channels)); u16(16)
+        bytes.append(contentsOf: Array("data".utf8)); u32(UInt32(dataSize))
+        for s in samples {
+            let v = Int16(max(-1, min(1, s)) * 32767)
+            for _ in 0..<channels { u16(UInt16(bitPattern: v)) }
+        }
+        guard let f = fopen(path, "wb") else { throw TestSignalError("cannot write \(path)") }
+        fwrite(bytes, 1, bytes.count, f)
+        fclose(f)
+    }
+}
+
+public struct TestSignalError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}

@@ -1,1 +1,0 @@
-// SpecvizTestSupport module.
