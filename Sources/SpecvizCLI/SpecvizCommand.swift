@@ -11,5 +11,6 @@ struct SpecvizCommand: ParsableCommand {
             RenderCommand.self,
             ModesCommand.self,
             TempoCommand.self,
+            ToneCommand.self,
         ])
 }

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+import Synth
+import Tuning
+
+/// `specviz tone E2 A2 D3 [--preset NAME [--all]] [--chime] [-o FILE]` (SPEC §1, §7; issue 8):
+/// reference tones from the seed-004 synthesiser, written to any audio format libavformat
+/// writes, or played through ALSA.
+struct ToneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tone",
+        abstract: "Play or write reference tones (PolyBLEP saw voices, at most 3 sounding at once).",
+        discussion: """
+            Notes by name (A4, C#3, Bb2), MIDI number (40) or frequency (440Hz, 440.5hz). With \
+            --preset, a bare pitch class (A) means that preset's string, and no notes means all \
+            its strings. Notes sound together (strummed by --strum seconds) for --duration \
+            seconds; with --all each sounds in turn. Without -o the sound goes to the ALSA \
+            device (--device). At most 3 notes sound at once: a 4th releases the oldest.
+            """)
+
+    @Argument(help: "Notes: A4, C#3, Bb2, a MIDI number, or 440Hz.")
+    var notes: [String] = []
+
+    @Option(help: "Tuning preset (see `specviz presets`), e.g. guitar-standard.")
+    var preset: String?
+
+    @Flag(help: "With --preset: play each string in turn instead of together.")
+    var all = false
+
+    @Flag(help: "Play the start chime (E5, G5, C6).")
+    var chime = false
+
+    @Option(help: "Reference pitch of A4 in Hz (400–480).")
+    var reference: Double = 440
+
+    @Option(help: "Seconds the notes are held (default 4; with --all, 2 per note).")
+    var duration: Double?
+
+    @Option(help: "Seconds between the starts of successive notes of a chord.")
+    var strum: Double = 0
+
+    @Flag(help: "Speaker voicing: 4th-order high-pass at 140 Hz for small speakers.")
+    var speaker = false
+
+    @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .mp3, .ogg, .opus, .m4a); without it, play through ALSA.")
+    var output: String?
+
+    @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
+    var overwrite = false
+
+    @Flag(name: .customLong("float"), help: "Write .wav as 32-bit float instead of 16-bit PCM.")
+    var floatWAV = false
+
+    @Option(help: "Sample rate in Hz.")
+    var rate: Int = 48_000
+
+    @Option(help: "ALSA playback device (e.g. default, hw:0,0, null).")
+    var device: String = "default"
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if chime && (!notes.isEmpty || preset != nil) { throw ValidationError("--chime plays on its own: drop the notes and --preset") }
+        if all && preset == nil && notes.isEmpty { throw ValidationError("--all needs --preset or notes") }
+        if !chime && notes.isEmpty && preset == nil { throw ValidationError("give notes (e.g. E2 A2 D3), --preset NAME or --chime") }
+        if let d = duration, !(d > 0 && d <= 3600) { throw ValidationError("--duration must be between 0 and 3600 seconds") }
+        if !(strum >= 0 && strum <= 10) { throw ValidationError("--strum must be between 0 and 10 seconds") }
+        if !(8_000...192_000).contains(rate) { throw ValidationError("--rate must be between 8000 and 192000 Hz") }
+    }
+
+    func run() throws {
+        guard let ref = ReferencePitch(reference) else {
+            throw CLIError("--reference \(reference): must be 400–480 Hz")
+        }
+        let score = try makeScore(reference: ref.hertz)
+        let renderer = ToneRenderer(score: score.score, sampleRate: Double(rate), speakerVoicing: speaker)
+        if let output {
+            if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
+            let writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, wavFloat: floatWAV)
+            var block = [Float](repeating: 0, count: 4096)
+            while true {
+                let n = block.withUnsafeMutableBufferPointer { renderer.render(into: $0) }
+                if n == 0 { break }
+                try block.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            }
+            try writer.finish()
+            say("\(score.summary) -> \(output) (\(seconds(renderer.framesRendered)), \(writer.codecName), \(writer.encodedSampleRate) Hz)")
+        } else {
+            let playback = try ALSAPlayback(device: device, sampleRate: rate, channels: 2)
+            say("\(score.summary) -> ALSA '\(device)'")
+            var block = [Float](repeating: 0, count: 1024)
+            var stereo = [Float](repeating: 0, count: 2048)
+            while true {
+                let n = block.withUnsafeMutableBufferPointer { renderer.render(into: $0) }
+                if n == 0 { break }
+                for i in 0..<n { stereo[2 * i] = block[i]; stereo[2 * i + 1] = block[i] }
+                try stereo.withUnsafeBufferPointer { try playback.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * n)])) }
+            }
+            try playback.drain()
+            playback.close()
+        }
+    }
+
+    /// The score to play and a one-line description of it.
+    private func makeScore(reference: Double) throws -> (score: ToneScore, summary: String) {
+        if chime { return (ToneScore.startChime(reference: reference), "start chime E5 G5 C6") }
+        var tuning: TuningPreset?
+        if let preset {
+            guard let p = TuningPreset.named(preset) else { throw CLIError("unknown preset '\(preset)' (see `specviz presets`)") }
+            guard !p.notes.isEmpty else { throw CLIError("preset '\(p.id)' has no strings to play") }
+            tuning = p
+        }
+        var pitches: [(label: String, hertz: Double)] = []
+        if notes.isEmpty, let tuning {
+            pitches = tuning.notes.map { ($0.name(), $0.frequency(reference: reference)) }
+        } else {
+            for text in notes { pitches.append(try Self.parse(text, preset: tuning, reference: reference)) }
+        }
+        let nyquistLimit = 0.45 * Double(rate)
+        for p in pitches where !(p.hertz >= 10 && p.hertz <= nyquistLimit) {
+            throw CLIError("\(p.label) (\(String(format: "%.2f", p.hertz)) Hz) is outside 10–\(Int(nyquistLimit)) Hz at \(rate) Hz")
+        }
+        let frequencies = pitches.map(\.hertz)
+        let list = pitches.map { "\($0.label) \(String(format: "%.3f", $0.hertz)) Hz" }.joined(separator: ", ")
+        if all {
+            let each = duration ?? 2
+            return (ToneScore.sequence(frequencies, noteDuration: each), "in turn, \(seconds(each)) each: \(list)")
+        }
+        if frequencies.count > ToneEngine.maxSounding && !quiet {
+            FileHandle.standardError.write("note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
+        }
+        let held = duration ?? 4
+        return (ToneScore.chord(frequencies, duration: held, strum: strum), "\(list) for \(seconds(held))")
+    }
+
+    /// Parses `A4`, `C#3`, `Bb2`, a MIDI number, `440Hz`/`440.5hz`, or (with a preset) a bare pitch class.
+    static func parse(_ text: String, preset: TuningPreset?, reference: Double) throws -> (label: String, hertz: Double) {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.lowercased().hasSuffix("hz") {
+            guard let f = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), f.isFinite, f > 0 else {
+                throw CLIError("'\(text)': not a frequency (write e.g. 440Hz)")
+            }
+            return (String(format: "%gHz", f), f)
+        }
+        if let m = Int(t) {
+            guard (0...127).contains(m) else { throw CLIError("'\(text)': MIDI note numbers run 0–127") }
+            let n = Note(midi: m)
+            return (n.name(), n.frequency(reference: reference))
+        }
+        if let n = Note(name: t) {
+            let flats = t.dropFirst().contains("b") || t.contains("♭")
+            return (n.name(flats: flats), n.frequency(reference: reference))
+        }
+        if let preset, let pc = Note(name: t + "4")?.pitchClass {
+            guard let n = preset.notes.first(where: { $0.pitchClass == pc }) else {
+                throw CLIError("'\(text)': preset '\(preset.id)' has no \(text) string")
+            }
+            return (n.name(), n.frequency(reference: reference))
+        }
+        throw CLIError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)")
+    }
+
+    private func seconds(_ frames: Int) -> String { seconds(Double(frames) / Double(rate)) }
+    private func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
+
+    private func say(_ line: String) {
+        if !quiet { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) }
+    }
+}
