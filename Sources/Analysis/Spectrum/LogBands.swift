@@ -29,8 +29,9 @@ public struct LogBands: Sendable {
         (log10(hz) - log10(lowHz)) / 3
     }
 
-    /// First FFT bin and bin count for each band. Bands narrower than one bin use the
-    /// single bin nearest their centre (low bands share bins); bands above Nyquist have no bins.
+    /// First FFT bin and bin count for each band: the bins whose extent (±½ bin around
+    /// their centre frequency) overlaps the band, at least one (low bands share bins);
+    /// bands above Nyquist have no bins.
     public let firstBin: [Int]
     public let binCount: [Int]
 
@@ -43,13 +44,10 @@ public struct LogBands: Sendable {
         for i in 0..<LogBands.count {
             let lo = LogBands.edge(i), hi = LogBands.edge(i + 1)
             if lo >= Double(sampleRate) / 2 { continue }
-            let a = Int((lo / binHz).rounded(.up))
-            let b = min(Int((hi / binHz).rounded(.up)) - 1, nyquistBin)
-            if b >= a {
-                first[i] = a; count[i] = b - a + 1
-            } else {
-                first[i] = min(Int((LogBands.center(i) / binHz).rounded()), nyquistBin); count[i] = 1
-            }
+            // Bin k stands for [k − ½, k + ½)·binHz; a band takes every bin overlapping it.
+            let a = max(Int((lo / binHz - 0.5).rounded(.down)) + 1, 0)
+            let b = min(Int((hi / binHz + 0.5).rounded(.up)) - 1, nyquistBin)
+            first[i] = min(a, b); count[i] = max(b - a + 1, 1)
         }
         firstBin = first
         binCount = count
