@@ -54,8 +54,7 @@ extension Rasterizer {
 
     @inline(__always) @inlinable
     static func span2D<S: Shader2D>(_ t: Triangle, py: Int, xs: Int, xe: Int, row: UnsafeMutablePointer<UInt32>, shader: S) {
-        let l = t.weights(xs, py)
-        var c = t.c0 * l.x + t.c1 * l.y + t.c2 * l.z
+        var (c, _, _) = t.attributes(xs, py)
         let dc = t.dcdx
         if dc == .zero {
             let f = shader.fragment(color: c)
@@ -80,10 +79,7 @@ extension Rasterizer {
     @inline(__always) @inlinable
     static func span3D<S: Shader3D>(_ t: Triangle, py: Int, xs: Int, xe: Int, row: UnsafeMutablePointer<UInt32>,
                                     depth: UnsafeMutablePointer<Float>, shader: S) {
-        let l = t.weights(xs, py)
-        var cw = t.c0 * l.x + t.c1 * l.y + t.c2 * l.z
-        var nw = t.n0 * l.x + t.n1 * l.y + t.n2 * l.z
-        var z = (t.z * l).sum()
+        var (cw, nw, z) = t.attributes(xs, py)
         let dc = t.dcdx, dn = t.dndx, dz = t.dzdx
         for x in xs...xe {
             if z < depth[x] {

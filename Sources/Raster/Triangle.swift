@@ -49,8 +49,10 @@ struct Triangle {
     @usableFromInline var minX: Int32, maxX: Int32, minY: Int32, maxY: Int32
     @usableFromInline var invArea: Double
     @usableFromInline var lit: Bool
+    /// Attribute at vertex 0, and its differences to vertices 1 and 2.
     @usableFromInline var c0: SIMD4<Float>, c1: SIMD4<Float>, c2: SIMD4<Float>
     @usableFromInline var n0: SIMD4<Float>, n1: SIMD4<Float>, n2: SIMD4<Float>
+    /// z0, z1 − z0, z2 − z0.
     @usableFromInline var z: SIMD3<Float>
     /// d(attribute)/d(px).
     @usableFromInline var dcdx: SIMD4<Float>, dndx: SIMD4<Float>, dzdx: Float
@@ -88,14 +90,15 @@ struct Triangle {
         e2 = Edge(x0, y0, x1, y1)   // opposite v2
         invArea = 1 / Double(area)
         self.lit = lit
-        c0 = c.0; c1 = c.1; c2 = c.2
-        n0 = n.0; n1 = n.1; n2 = n.2
-        z = zs
-        let w0 = Float(Double(e0.stepX) * invArea), w1 = Float(Double(e1.stepX) * invArea)
-        let w2 = Float(Double(e2.stepX) * invArea)
-        dcdx = c0 * w0 + c1 * w1 + c2 * w2
-        dndx = n0 * w0 + n1 * w1 + n2 * w2
-        dzdx = z.x * w0 + z.y * w1 + z.z * w2
+        // Attributes are kept as a0 + (a1 − a0)·λ1 + (a2 − a0)·λ2, so a constant attribute stays
+        // exactly constant (no drift from λ0 + λ1 + λ2 ≠ 1 in floating point).
+        c0 = c.0; c1 = c.1 - c.0; c2 = c.2 - c.0
+        n0 = n.0; n1 = n.1 - n.0; n2 = n.2 - n.0
+        z = SIMD3(zs.x, zs.y - zs.x, zs.z - zs.x)
+        let w1 = Float(Double(e1.stepX) * invArea), w2 = Float(Double(e2.stepX) * invArea)
+        dcdx = c1 * w1 + c2 * w2
+        dndx = n1 * w1 + n2 * w2
+        dzdx = z.y * w1 + z.z * w2
     }
 
     /// The covered pixel range of row `py` (inclusive), or nil.
@@ -119,6 +122,13 @@ struct Triangle {
             return false
         }
         return true
+    }
+
+    /// Attribute values at pixel (px, py) from the weights λ1, λ2.
+    @inline(__always) @inlinable
+    func attributes(_ px: Int, _ py: Int) -> (SIMD4<Float>, SIMD4<Float>, Float) {
+        let l1 = Float(Double(e1.value(px, py)) * invArea), l2 = Float(Double(e2.value(px, py)) * invArea)
+        return (c0 + c1 * l1 + c2 * l2, n0 + n1 * l1 + n2 * l2, z.x + z.y * l1 + z.z * l2)
     }
 
     /// Barycentric weights (λ0, λ1, λ2) at the centre of pixel (px, py), exact to double precision.

@@ -64,7 +64,8 @@ final class SpectrumAnalyzerTests: XCTestCase {
         // Eventually the window settles around the quiet tone (−52 dB), so it fills the display again.
         let end = frames.last!
         XCTAssertEqual(end.dbTop, -52 + 5, accuracy: 2)
-        XCTAssertGreaterThan(end.bands[LogBands.index(ofFrequency: 1000)], 0.8)
+        // (The band is the mean dB of its 3 bins, so it sits a few dB under the peak.)
+        XCTAssertGreaterThan(end.bands[LogBands.index(ofFrequency: 1000)], 0.6)
     }
 
     func testSilenceShowsNothing() {
