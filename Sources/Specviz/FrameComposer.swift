@@ -46,6 +46,9 @@ public final class FrameComposer {
         if flashFrames > 0 { flashFrames -= 1 }
     }
 
+    /// Continues from another composer's state (live mode switch or resize).
+    public func adopt(state: VisualState) { self.state = state }
+
     public func setOverlays(tuner: TunerOverlay?, tempo: TempoOverlay?) {
         state.tuner = tuner
         state.tempo = tempo

@@ -5,13 +5,13 @@ import Specviz
 /// Options that decide how frames look, shared by `render` and `live`.
 struct LookOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Visualisation mode: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var mode: String = "bars"
+    var mode: String?
 
-    @Option(help: "Frame size WxH (e.g. 1920x1080, 1080x1920, 1080x1080).")
-    var size: String = "1920x1080"
+    @Option(help: "Frame size WxH (e.g. 1920x1080, 1080x1920, 1080x1080); default 1920x1080.")
+    var size: String?
 
-    @Option(help: "Video frames per second.")
-    var fps: Int = 60
+    @Option(help: "Video frames per second (default 60).")
+    var fps: Int?
 
     @Flag(name: .customLong("no-labels"), help: "No text (labels, title, readouts).")
     var noLabels = false
@@ -25,25 +25,30 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Static gain added to every band (dB).")
     var gain: Float = 0
 
-    @Flag(name: .customLong("no-tilt"), help: "Mic mode: no music-mode spectral tilt.")
-    var noTilt = false
+    @Flag(inversion: .prefixedNo, help: "Music-mode spectral tilt (--no-tilt: mic mode). Default on for files, off for `live`.")
+    var tilt: Bool?
 
-    @Flag(help: "Tuner overlay (note and cents) in bars, curve, surface, surface+.")
-    var tuner = false
+    @Flag(inversion: .prefixedNo, help: "Tuner overlay (note and cents) in bars, curve, surface, surface+.")
+    var tuner: Bool?
 
-    @Flag(help: "BPM overlay with beat dot and beat flash in bars, curve, surface, surface+.")
-    var bpm = false
+    @Flag(inversion: .prefixedNo, help: "BPM overlay with beat dot and beat flash in bars, curve, surface, surface+.")
+    var bpm: Bool?
 
-    @Option(help: "Tuning preset for the tuner (see `specviz presets`).")
-    var preset: String = "chromatic"
+    @Option(help: "Tuning preset for the tuner (see `specviz presets`); default chromatic.")
+    var preset: String?
 
-    @Option(help: "Reference pitch of A4 in Hz (400–480).")
-    var reference: Double = 440
+    @Option(help: "Reference pitch of A4 in Hz (400–480); default 440.")
+    var reference: Double?
 
     @Option(help: "Rasteriser threads.")
     var threads: Int = 2
 
+    /// Flags override the config file (SPEC §8), which overrides the built-in defaults.
     func settings() throws -> RenderSettings {
+        let config = try Config.load()
+        let mode = self.mode ?? config.mode ?? "bars", size = self.size ?? config.size ?? "1920x1080"
+        let fps = self.fps ?? config.fps ?? 60, preset = self.preset ?? config.preset ?? "chromatic"
+        let reference = self.reference ?? config.reference ?? 440
         var s = RenderSettings()
         guard let m = VisualizationMode(rawValue: mode.lowercased()) else {
             throw ValidationError("unknown mode '\(mode)' (modes: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -62,9 +67,9 @@ struct LookOptions: ParsableArguments {
         s.title = title
         s.stats = stats
         s.gainDB = gain
-        s.musicMode = !noTilt
-        s.tunerOverlay = tuner
-        s.tempoOverlay = bpm
+        s.musicMode = tilt ?? config.tilt ?? true
+        s.tunerOverlay = tuner ?? config.tuner ?? false
+        s.tempoOverlay = bpm ?? config.bpm ?? false
         s.preset = preset
         guard (400...480).contains(reference) else { throw ValidationError("--reference must be 400–480 Hz") }
         s.reference = reference

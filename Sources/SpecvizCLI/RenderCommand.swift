@@ -27,8 +27,13 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var look: LookOptions
 
-    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern).")
-    var output: String
+    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
+    var output: String?
+
+    @Flag(help: "Play the file through ALSA and show the visualisation in real time (keys: m/M mode, t, b, space, q).")
+    var live = false
+
+    @OptionGroup var liveDisplay: DisplayOptions
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
     var overwrite = false
@@ -58,13 +63,17 @@ struct RenderCommand: ParsableCommand {
         if let from, from < 0 { throw ValidationError("--from must be ≥ 0") }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if let at, at < 0 { throw ValidationError("--at must be ≥ 0") }
-        if dumpFrame != nil && !output.lowercased().hasSuffix(".png") {
+        if live && (output != nil || at != nil || dumpFrame != nil) { throw ValidationError("--live shows the render: no -o, --at or --dump-frame") }
+        if !live && output == nil { throw ValidationError("missing -o OUTPUT (or --live for a real-time preview)") }
+        if dumpFrame != nil && !(output ?? "").lowercased().hasSuffix(".png") {
             throw ValidationError("--dump-frame goes with a PNG still (-o still.png --at T)")
         }
     }
 
     func run() throws {
         let settings = try look.settings()
+        if live { return try runLive(settings: settings) }
+        guard let output else { throw CLIError("missing -o OUTPUT") }
         let isPNG = output.lowercased().hasSuffix(".png")
         let isSequence = isPNG && PNGSequenceSink.isPattern(output)
         if !overwrite && !isSequence && AtomicFile.exists(output) {
@@ -114,6 +123,29 @@ struct RenderCommand: ParsableCommand {
         job.cancelled = { interrupted.isSet }
         defer { bar.finish() }
         try job.run(into: sink)
+    }
+}
+
+extension RenderCommand {
+    /// `--live`: plays the file (from --from, until --to) through ALSA and shows it.
+    func runLive(settings: RenderSettings) throws {
+        let decoder = try AudioDecoder(path: input)
+        if let from, from > 0 {
+            var skip = [Float](repeating: 0, count: 4096 * decoder.channelCount)
+            var left = Int(from * Double(decoder.sampleRate))
+            while left > 0 {
+                let n = try skip.withUnsafeMutableBufferPointer {
+                    try decoder.readInterleaved(into: UnsafeMutableBufferPointer(rebasing: $0[0..<min(4096, left) * decoder.channelCount]))
+                }
+                if n == 0 { break }
+                left -= n
+            }
+        }
+        let playback = try ALSAPlayback(device: liveDisplay.device, sampleRate: decoder.sampleRate, channels: decoder.channelCount)
+        let pump = LiveAudioPump(playing: decoder, through: playback)
+        try LiveRunner.run(settings: settings, pump: pump, display: liveDisplay, stats: look.stats,
+                           duration: to.map { $0 - (from ?? 0) })
+        try? playback.drain()
     }
 }
 

@@ -9,6 +9,7 @@ struct SpecvizCommand: ParsableCommand {
         subcommands: [
             // Each command lives in its own file in this folder.
             RenderCommand.self,
+            LiveCommand.self,
             ModesCommand.self,
             TempoCommand.self,
             ToneCommand.self,

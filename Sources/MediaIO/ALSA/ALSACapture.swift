@@ -1,0 +1,124 @@
+import CALSA
+import SpecvizCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live capture from an ALSA PCM (`snd_pcm_*`), read as a mono mix of float samples.
+///
+/// The device is opened non-blocking in interleaved float mode with alsa-lib's rate and
+/// format conversion allowed (`snd_pcm_set_params`, ~50 ms of buffer), so any card works
+/// at the rate asked for. `readAvailableMono` never blocks: it returns what has been
+/// captured since the last call (the live loop calls it once per video frame).
+/// An overrun (`-EPIPE`) or suspend (`-ESTRPIPE`) is recovered with `snd_pcm_recover`
+/// and counted; capture continues. The `null` device opens without a sound card and
+/// delivers silence at once, as much as asked for (that is how tests run).
+public final class ALSACapture: AudioSource {
+    /// The ALSA PCM name, e.g. `default`, `hw:0,0`, `null`.
+    public let device: String
+    /// Samples per second (Hz) delivered.
+    public let sampleRate: Int
+    /// Channels captured (the mono mix averages them).
+    public let channelCount: Int
+    /// Live input has no known duration.
+    public let duration: Double? = nil
+    /// Overruns recovered so far.
+    public private(set) var overruns = 0
+
+    private var pcm: OpaquePointer?
+    private var interleaved: [Float]
+    private let chunkFrames = 1024
+
+    /// Opens `device` for capture of `channels` interleaved float channels at `sampleRate` Hz.
+    /// - Parameter latency: requested buffer length (s).
+    public init(device: String = "default", sampleRate: Int = 48000, channels: Int = 1, latency: Double = 0.05) throws {
+        spv_alsa_silence()
+        guard sampleRate >= 8000 && sampleRate <= 192_000, (1...8).contains(channels) else {
+            throw MediaError("ALSA device '\(device)': cannot capture \(channels) channels at \(sampleRate) Hz")
+        }
+        self.device = device
+        self.sampleRate = sampleRate
+        self.channelCount = channels
+        interleaved = [Float](repeating: 0, count: chunkFrames * channels)
+        var handle: OpaquePointer? = nil
+        let r = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, Int32(SND_PCM_NONBLOCK))
+        if r < 0 {
+            throw MediaError("cannot open ALSA capture device '\(device)': \(Self.text(r)) (try --device null, or another ALSA PCM name)")
+        }
+        pcm = handle
+        let s = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
+                                   UInt32(channels), UInt32(sampleRate), 1, UInt32(max(latency, 0.01) * 1e6))
+        if s < 0 {
+            close()
+            throw MediaError("ALSA device '\(device)': snd_pcm_set_params(\(channels) ch, \(sampleRate) Hz, float) failed: \(Self.text(s))")
+        }
+        let st = snd_pcm_start(handle)
+        if st < 0 && st != -EBADFD {
+            close()
+            throw MediaError("ALSA device '\(device)': snd_pcm_start failed: \(Self.text(st))")
+        }
+    }
+
+    deinit { close() }
+
+    static func text(_ code: Int32) -> String { String(cString: snd_strerror(code)) }
+
+    /// Reads the mono mix of whatever has been captured, up to `buffer.count` samples,
+    /// without blocking. Returns the number of samples written (0 when nothing is ready).
+    /// Recovers from overruns. Does not allocate.
+    public func readAvailableMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        guard let handle = pcm else { throw MediaError("ALSA device '\(device)': read after close") }
+        let channels = channelCount
+        var written = 0
+        while written < buffer.count {
+            let want = min(chunkFrames, buffer.count - written)
+            let n = interleaved.withUnsafeMutableBufferPointer { chunk in
+                snd_pcm_readi(handle, chunk.baseAddress, snd_pcm_uframes_t(want))
+            }
+            if n > 0 {
+                let frames = Int(n)
+                interleaved.withUnsafeBufferPointer { src in
+                    let scale = 1 / Float(channels)
+                    for i in 0..<frames {
+                        var acc: Float = 0
+                        for c in 0..<channels { acc += src[i * channels + c] }
+                        buffer[written + i] = acc * scale
+                    }
+                }
+                written += frames
+                continue
+            }
+            if n == 0 { break }
+            let code = Int32(n)
+            if code == -EAGAIN { break }
+            if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
+                if code == -EPIPE { overruns += 1 }
+                let rr = snd_pcm_recover(handle, code, 1)
+                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(Self.text(rr))") }
+                _ = snd_pcm_start(handle)
+                continue
+            }
+            throw MediaError("ALSA device '\(device)': snd_pcm_readi failed: \(Self.text(code))")
+        }
+        return written
+    }
+
+    /// `AudioSource` conformance: blocks (polling the device) until at least one sample
+    /// is ready, then returns what is available. Never returns 0 while open.
+    public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        while true {
+            let n = try readAvailableMono(into: buffer)
+            if n > 0 || buffer.count == 0 { return n }
+            if let handle = pcm { _ = snd_pcm_wait(handle, 50) }
+        }
+    }
+
+    /// Stops capture and releases the device. Safe to call twice.
+    public func close() {
+        if let handle = pcm {
+            snd_pcm_drop(handle)
+            snd_pcm_close(handle)
+            pcm = nil
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Analysis
+import Geometry
+import SpecvizCore
+
+/// A display the live loop draws into (framebuffer, terminal). `preferredSize` may change
+/// between frames (a terminal window resized); the loop then renders at the new size.
+public protocol LiveDisplay: FrameSink {
+    var preferredSize: (width: Int, height: Int)? { get }
+}
+
+/// The real-time loop of `specviz render --live` and `specviz live` (seed 000: animation
+/// decoupled from the audio rate; SPEC §3 last paragraph).
+///
+/// Video frame k is due at `origin + k / fps` on the injected `Clock`. Each frame: keys are
+/// handled, the audio pump plays (or captures) up to the clock, the analysis advances to
+/// the media time being HEARD (`min(k / fps, heard)`, the pump accounts for the device
+/// delay), the composer smooths once and renders, and the frame goes to the display.
+/// When the machine falls behind, the frames that are already late are skipped (their
+/// smoothing steps still run, so the animation keeps its speed) rather than drifting.
+/// With a clock that never runs late (tests), frame k equals `RenderJob.still(at: k/fps)`.
+///
+/// Keys: m / M next / previous mode, t tuner overlay, b BPM overlay, space pause (analysis
+/// and sound stop, the display dims), q, Esc or Ctrl-C quit.
+public final class LiveLoop {
+    public private(set) var settings: RenderSettings
+    public let clock: Clock
+    public let pump: LiveAudioPump
+    public let feed: AnalysisFeed
+    public let display: LiveDisplay
+    public private(set) var composer: FrameComposer
+    let glyphs: GlyphProvider?
+    /// The next pending key byte, or nil (terminal keyboard).
+    public var readKey: () -> UInt8? = { nil }
+    /// Polled once per frame; true stops the loop (Ctrl-C, SIGTERM).
+    public var interrupted: () -> Bool = { false }
+    /// Supplies the tuner/tempo overlays and beat count for a media time.
+    public var overlays: ((Double) -> (TunerOverlay?, TempoOverlay?, Int))?
+    /// Receives a one-line status (fps, frame time, mode) about once a second.
+    public var status: ((String) -> Void)?
+    /// Stop after this many seconds of media (nil: until the file ends or q).
+    public var maxDuration: Double?
+    public private(set) var paused = false
+    public private(set) var stats = LiveStats()
+    /// Media time (s) each shown frame displayed, when `recordTimes` (tests, latency).
+    public var recordTimes = false
+    public private(set) var shownTimes: [Double] = []
+
+    private var picture: PixelBuffer
+    private var quit = false
+    private var rebuild = false
+
+    public init(settings: RenderSettings, pump: LiveAudioPump, display: LiveDisplay, clock: Clock, glyphs: GlyphProvider?) {
+        var s = settings
+        if let size = display.preferredSize { s.width = size.width; s.height = size.height }
+        self.settings = s
+        self.clock = clock
+        self.pump = pump
+        self.display = display
+        self.glyphs = glyphs
+        feed = AnalysisFeed(source: pump.fifo, musicMode: s.musicMode, gainDB: s.gainDB)
+        composer = FrameComposer(settings: s, glyphs: glyphs)
+        picture = PixelBuffer(width: s.width, height: s.height)
+    }
+
+    /// Runs until q, an interrupt, the end of the file (after its sound has been heard) or
+    /// `maxDuration`. Returns the statistics; the display is finished (not cancelled).
+    @discardableResult
+    public func run() throws -> LiveStats {
+        let fps = Double(settings.fps)
+        var origin = clock.now()
+        var k = 0
+        var lastStatus = origin
+        var pausedAt = origin
+        stats = LiveStats()
+        while !quit && !interrupted() {
+            handleKeys()
+            if quit { break }
+            checkSize()
+            if rebuild { applySettings() }
+            if paused {
+                if pausedAt < origin { pausedAt = clock.now() }
+                clock.sleep(until: clock.now() + 1 / fps)
+                continue
+            }
+            if pausedAt >= origin {            // just resumed: the media clock did not run
+                origin += clock.now() - pausedAt
+                pausedAt = origin - 1
+            }
+            // Skip frames that are already late (their smoothing still runs).
+            let late = Int(((clock.now() - origin) * fps).rounded(.down))
+            while k < late {
+                let heard = try pump.pump(elapsed: Double(k) / fps)
+                try stepState(time: min(Double(k) / fps, heard))
+                stats.dropped += 1
+                k += 1
+            }
+            let t = Double(k) / fps
+            if let maxDuration, t > maxDuration + 1e-9 { break }
+            let heard = try pump.pump(elapsed: t)
+            if pump.ended && heard >= pump.timeWritten - 1e-9 && t > pump.timeWritten { break }
+            let start = clock.now()
+            try stepState(time: min(t, heard))
+            try composer.render(into: &picture)
+            try display.write(picture, index: stats.shown)
+            stats.record(frameSeconds: composer.lastRenderSeconds)
+            if recordTimes { shownTimes.append(min(t, heard)) }
+            if let status, start - lastStatus >= 1 {
+                lastStatus = start
+                status(statusLine(elapsed: start - origin))
+            }
+            k += 1
+            clock.sleep(until: origin + Double(k) / fps)
+        }
+        try display.finish()
+        return stats
+    }
+
+    private func stepState(time: Double) throws {
+        try feed.advance(to: time)
+        var beats = 0
+        if let overlays {
+            let (tuner, tempo, b) = overlays(time)
+            composer.setOverlays(tuner: settings.tunerOverlay ? tuner : nil, tempo: settings.tempoOverlay ? tempo : nil)
+            beats = b
+        }
+        composer.step(toward: feed.latest, time: time, beats: beats)
+    }
+
+    /// Reacts to every pending key (see the type's documentation).
+    func handleKeys() {
+        while let key = readKey() {
+            handle(key: key)
+        }
+    }
+
+    /// Applies one key.
+    public func handle(key: UInt8) {
+        let modes = VisualizationMode.allCases
+        let i = modes.firstIndex(of: settings.mode) ?? 0
+        switch key {
+        case UInt8(ascii: "m"): settings.mode = modes[(i + 1) % modes.count]; rebuild = true
+        case UInt8(ascii: "M"): settings.mode = modes[(i + modes.count - 1) % modes.count]; rebuild = true
+        case UInt8(ascii: "t"): settings.tunerOverlay.toggle(); rebuild = true
+        case UInt8(ascii: "b"): settings.tempoOverlay.toggle(); rebuild = true
+        case UInt8(ascii: " "):
+            paused.toggle()
+            if paused { showDimmed() }
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x1B: quit = true
+        default: break
+        }
+    }
+
+    /// Rebuilds the composer for new settings or a new display size, keeping the visual
+    /// state (smoothing, peaks, histories).
+    private func applySettings() {
+        rebuild = false
+        let state = composer.state
+        composer = FrameComposer(settings: settings, glyphs: glyphs)
+        composer.adopt(state: state)
+        picture.resize(width: settings.width, height: settings.height)
+        if paused { showDimmed() }
+    }
+
+    /// Called each frame: a display that changed size triggers a rebuild.
+    private func checkSize() {
+        if let size = display.preferredSize, size.width != settings.width || size.height != settings.height {
+            settings.width = size.width
+            settings.height = size.height
+            rebuild = true
+        }
+    }
+
+    /// The paused picture: the current state at 35% brightness (seed 000's power button).
+    private func showDimmed() {
+        guard (try? composer.render(into: &picture)) != nil else { return }
+        picture.pixels.withUnsafeMutableBufferPointer { px in
+            for i in 0..<px.count {
+                let p = px[i]
+                let r = (p & 0xFF) * 90 >> 8, g = ((p >> 8) & 0xFF) * 90 >> 8, b = ((p >> 16) & 0xFF) * 90 >> 8
+                px[i] = r | g << 8 | b << 16 | 0xFF00_0000
+            }
+        }
+        try? display.write(picture, index: stats.shown)
+    }
+
+    func statusLine(elapsed: Double) -> String {
+        let fps = Double(stats.shown) / max(elapsed, 1e-6)
+        func ms(_ s: Double) -> String { String(Int(s * 1000)) + "." + String(Int(s * 10000) % 10) }
+        return "\(settings.mode.rawValue)  \(Int(fps.rounded())) fps  frame p50 \(ms(stats.percentile(0.5))) ms p99 \(ms(stats.percentile(0.99))) ms  dropped \(stats.dropped)"
+            + "  [m/M mode, t tuner, b bpm, space pause, q quit]"
+    }
+}

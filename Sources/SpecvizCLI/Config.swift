@@ -1,0 +1,121 @@
+import Foundation
+import Geometry
+import SpecvizCore
+
+/// Persistent defaults (SPEC §8): `$XDG_CONFIG_HOME/specviz/config.json` (or
+/// `~/.config/specviz/config.json`). A flat JSON object; every key is optional:
+///
+///     {"mode": "curve", "preset": "guitar-standard", "reference": 442, "size": "1280x720",
+///      "fps": 60, "tilt": true, "tuner": false, "bpm": true}
+///
+/// Command-line flags override these; `specviz live` and `render --live` write the mode and
+/// overlays back when they end (as the seed's @AppStorage does). A broken file is a
+/// `ConfigError` naming the file and the line, never a crash. Unknown keys are ignored
+/// (newer versions may add some).
+struct Config: Equatable {
+    var mode: String?
+    var preset: String?
+    var reference: Double?
+    var size: String?
+    var fps: Int?
+    var tilt: Bool?
+    var tuner: Bool?
+    var bpm: Bool?
+
+    /// The config file's path from the environment.
+    static var defaultPath: String {
+        let env = ProcessInfo.processInfo.environment
+        if let x = env["SPECVIZ_CONFIG"], !x.isEmpty { return x }
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? "") + "/.config")
+        return base + "/specviz/config.json"
+    }
+
+    /// Reads `path`; a missing file is an empty config.
+    static func load(path: String = defaultPath) throws -> Config {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw ConfigError(path: path, line: 1, "cannot be read") }
+            return Config()
+        }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// Parses the text of a config file; errors name `path` and the line.
+    static func parse(_ text: String, path: String) throws -> Config {
+        var parser = FlatJSON(text: text)
+        let fields: [FlatJSON.Field]
+        do { fields = try parser.parseObject() } catch let e as FlatJSON.Failure {
+            throw ConfigError(path: path, line: e.line, e.message)
+        }
+        var c = Config()
+        for f in fields {
+            func fail(_ what: String) -> ConfigError { ConfigError(path: path, line: f.line, "\"\(f.key)\" must be \(what)") }
+            switch f.key {
+            case "mode":
+                guard case .string(let s) = f.value, VisualizationMode(rawValue: s.lowercased()) != nil else {
+                    throw fail("one of " + VisualizationMode.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                c.mode = s
+            case "preset": guard case .string(let s) = f.value else { throw fail("a string") }; c.preset = s
+            case "size":
+                guard case .string(let s) = f.value, s.lowercased().split(separator: "x").compactMap({ Int($0) }).count == 2 else {
+                    throw fail("a size like \"1280x720\"")
+                }
+                c.size = s
+            case "reference":
+                guard case .number(let v) = f.value, (400...480).contains(v) else { throw fail("a number of Hz in 400…480") }
+                c.reference = v
+            case "fps":
+                guard case .number(let v) = f.value, v == v.rounded(), (1...240).contains(v) else { throw fail("a whole number 1…240") }
+                c.fps = Int(v)
+            case "tilt": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.tilt = b
+            case "tuner": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.tuner = b
+            case "bpm": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.bpm = b
+            default: break
+            }
+        }
+        return c
+    }
+
+    /// The file's text: keys in a fixed order, one per line.
+    var json: String {
+        var lines: [String] = []
+        func quote(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        if let mode { lines.append("\"mode\": \(quote(mode))") }
+        if let preset { lines.append("\"preset\": \(quote(preset))") }
+        if let reference { lines.append("\"reference\": \(reference == reference.rounded() ? String(Int(reference)) : String(reference))") }
+        if let size { lines.append("\"size\": \(quote(size))") }
+        if let fps { lines.append("\"fps\": \(fps)") }
+        if let tilt { lines.append("\"tilt\": \(tilt)") }
+        if let tuner { lines.append("\"tuner\": \(tuner)") }
+        if let bpm { lines.append("\"bpm\": \(bpm)") }
+        return "{\n  " + lines.joined(separator: ",\n  ") + "\n}\n"
+    }
+
+    /// Writes atomically (temporary file, then rename), creating the folder.
+    func save(path: String = defaultPath) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigError(path: path, line: 0, "cannot create its folder")
+        }
+        try writeAtomically(Array(json.utf8), to: path)
+    }
+}
+
+/// A config file that cannot be used: names the file and the line.
+struct ConfigError: UserFacingError, Equatable {
+    var path: String
+    var line: Int
+    var message: String
+    init(path: String, line: Int, _ message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+    var description: String {
+        line > 0 ? "config file '\(path)', line \(line): \(message)" : "config file '\(path)': \(message)"
+    }
+}

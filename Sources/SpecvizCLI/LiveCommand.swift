@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+import Specviz
+import SpecvizCore
+
+/// `specviz live`: the microphone (ALSA capture) to a live preview, in mic mode (no tilt).
+struct LiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live",
+        abstract: "Show the visualisation of a live ALSA input (microphone) in real time.",
+        discussion: """
+            Draws in the terminal (truecolor half blocks, follows the window size) or on a Linux
+            framebuffer (--display fb, /dev/fb0 or --fb PATH). Keys: m / M next / previous mode,
+            t tuner overlay, b BPM overlay, space pause, q quit. Mode and overlays are saved to
+            the config file ($XDG_CONFIG_HOME/specviz/config.json) on exit.
+
+            Examples:
+              specviz live
+              specviz live --device hw:1,0 --mode spectrogram
+              specviz live --display fb --fb /dev/fb0 --stats
+            """)
+
+    @OptionGroup var look: LookOptions
+    @OptionGroup var display: DisplayOptions
+
+    @Option(help: "Capture sample rate in Hz.")
+    var rate: Int = 48000
+
+    @Option(help: "Stop after this many seconds (default: until q).")
+    var duration: Double?
+
+    func run() throws {
+        var settings = try look.settings()
+        settings.musicMode = look.tilt ?? false   // mic mode: no tilt unless asked for
+        let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
+        let pump = LiveAudioPump(capturing: capture)
+        try LiveRunner.run(settings: settings, pump: pump, display: display, stats: look.stats, duration: duration)
+    }
+}
+
+/// Where the live preview goes and which sound device it uses (`live` and `render --live`).
+struct DisplayOptions: ParsableArguments {
+    @Option(help: "Live display: auto, terminal or fb (auto: --fb if given, else the terminal).")
+    var display: String = "auto"
+
+    @Option(help: "ALSA PCM for live sound (playback for render --live, capture for live); `null` needs no hardware.")
+    var device: String = "default"
+
+    @Option(help: "Framebuffer device, or a plain file standing in for one (with --fb-size and --fb-bpp).")
+    var fb: String?
+
+    @Option(name: .customLong("fb-size"), help: "Size WxH of a framebuffer file.")
+    var fbSize: String?
+
+    @Option(name: .customLong("fb-bpp"), help: "Bits per pixel of a framebuffer file: 16, 24 or 32.")
+    var fbBpp: Int = 32
+}
+
+extension ALSAPlayback: LiveAudioOutput {}
+extension ALSACapture: LiveAudioInput {}
+extension AudioDecoder: InterleavedAudioSource {}
+extension FramebufferSink: LiveDisplay {}
+extension TerminalSink: LiveDisplay {}
+
+/// Opens the display, runs the live loop, restores the terminal and saves the settings.
+enum LiveRunner {
+    static func run(settings: RenderSettings, pump: LiveAudioPump, display options: DisplayOptions, stats: Bool,
+                    duration: Double?) throws {
+        var settings = settings
+        let kind = options.display.lowercased()
+        let useFB: Bool
+        switch kind {
+        case "fb", "framebuffer": useFB = true
+        case "terminal", "term": useFB = false
+        case "auto": useFB = options.fb != nil || isatty(STDOUT_FILENO) == 0
+        default: throw CLIError("unknown --display '\(options.display)' (auto, terminal, fb)")
+        }
+        let display: LiveDisplay
+        var terminalSink: TerminalSink?
+        if useFB {
+            let path = options.fb ?? "/dev/fb0"
+            var w: Int?, h: Int?
+            if let size = options.fbSize {
+                let p = size.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard p.count == 2 else { throw CLIError("--fb-size must be WxH, e.g. 1280x720") }
+                w = p[0]; h = p[1]
+            }
+            display = try FramebufferSink(path: path, width: w, height: h, bitsPerPixel: options.fbBpp)
+        } else {
+            guard isatty(STDOUT_FILENO) != 0 else {
+                throw CLIError("the terminal display needs a terminal on standard output (or use --display fb --fb PATH)")
+            }
+            settings.labels = false            // text is unreadable at one pixel per cell
+            let sink = TerminalSink()
+            terminalSink = sink
+            display = sink
+        }
+        let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil
+        let loop = LiveLoop(settings: settings, pump: pump, display: display, clock: SystemClock(), glyphs: glyphs)
+        loop.maxDuration = duration
+        var session: TerminalSession?
+        if isatty(STDIN_FILENO) != 0 && (terminalSink != nil || isatty(STDOUT_FILENO) != 0) {
+            session = TerminalSession()
+            loop.readKey = { session?.readKey() }
+            loop.interrupted = { session?.interrupted ?? false }
+        } else {
+            let flag = InterruptFlag.install()
+            loop.interrupted = { flag.isSet }
+        }
+        if let terminalSink {
+            loop.status = { terminalSink.status = $0 }
+        } else if stats {
+            loop.status = { FileHandle.standardError.write(("\r" + $0).data(using: .utf8)!) }
+        }
+        let result: LiveStats
+        do {
+            result = try loop.run()
+        } catch {
+            session?.stop()
+            throw error
+        }
+        session?.stop()
+        if stats {
+            let s = loop.settings
+            let line = String(format: "specviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+                              s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
+                              result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000)
+            FileHandle.standardError.write(line.data(using: .utf8)!)
+        }
+        try saveSettings(loop.settings)
+    }
+
+    /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.
+    static func saveSettings(_ s: RenderSettings) throws {
+        var config = (try? Config.load()) ?? Config()
+        let updated = Config(mode: s.mode.rawValue, preset: config.preset, reference: config.reference, size: config.size,
+                             fps: config.fps, tilt: config.tilt, tuner: s.tunerOverlay, bpm: s.tempoOverlay)
+        if updated != config {
+            config = updated
+            try config.save()
+        }
+    }
+}
+
+/// The monotonic system clock (`clock_gettime`, `nanosleep`).
+final class SystemClock: Clock {
+    func now() -> Double { monotonicSeconds() }
+    func sleep(until time: Double) {
+        let d = time - now()
+        guard d > 0 else { return }
+        var ts = timespec(tv_sec: Int(d), tv_nsec: Int((d - Double(Int(d))) * 1e9))
+        nanosleep(&ts, nil)
+    }
+}
