@@ -1,18 +1,32 @@
 import Analysis
 import SpecvizCore
 
-/// The text around the spectrum (seed 000 Part 3 label overlays): dB scale labels that
-/// follow the auto-level window, frequency labels at their log positions, and the
-/// waveform label. Placed in pixels from the layout.
+/// The text around the spectrum (seed 000 Part 3 label overlays, SPEC §4): dB scale labels
+/// that follow the auto-level window, frequency labels (20 … 20k) at their log positions,
+/// the waveform label and the title. Placed in pixels from the `Layout`.
+///
+/// Styles: `.linear` (bars, curve: dB on the left, frequencies under the spectrum),
+/// `.heatmap` (spectrogram: the dB labels sit beside a colour legend of the heatmap),
+/// `.radial` (circular: frequencies around the ring at their angles, the dB window as a
+/// legend in the lower-left corner).
 public struct Labels {
+    public enum Style: Sendable { case linear, heatmap, radial }
+
     public static let frequencies: [(Double, String)] = [
         (20, "20"), (50, "50"), (100, "100"), (200, "200"), (500, "500"),
         (1000, "1k"), (2000, "2k"), (5000, "5k"), (10000, "10k"), (20000, "20k"),
     ]
     public static let textColor = SIMD4<Float>(0.75, 0.8, 0.9, 0.9)
     public static let dimColor = SIMD4<Float>(0.55, 0.6, 0.7, 0.8)
+    public static let titleColor = SIMD4<Float>(0.95, 0.95, 1, 0.95)
 
-    public init() {}
+    public var style: Style
+    public var heatPalette: Palette
+
+    public init(style: Style = .linear, heatPalette: Palette = .heat) {
+        self.style = style
+        self.heatPalette = heatPalette
+    }
 
     /// Pixel x of a frequency on the spectrum's log axis.
     public static func x(ofFrequency hz: Double, layout: Layout) -> Float {
@@ -23,31 +37,100 @@ public struct Labels {
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene, title: String? = nil) {
         guard layout.labels else { return }
+        switch style {
+        case .linear:
+            frequencyAxis(layout: layout, into: &scene)
+            dBAxis(state, layout: layout, into: &scene)
+        case .heatmap:
+            frequencyAxis(layout: layout, into: &scene)
+            heatLegend(layout: layout, into: &scene)
+            dBAxis(state, layout: layout, into: &scene, inset: layout.fontSize * 0.5)
+        case .radial:
+            ringLabels(state, layout: layout, into: &scene)
+        }
+        let f = layout.fontSize
+        scene.addText(TextRun("waveform", at: layout.waveformLabelOrigin, size: f * 0.75, color: Labels.dimColor))
+        if let title { Labels.title(title, layout: layout, into: &scene) }
+    }
+
+    /// The title, right-aligned in the header's title slot; shortened with "…" so it never
+    /// runs into the overlay slots or off the frame.
+    public static func title(_ title: String, layout: Layout, into scene: inout Scene) {
+        guard layout.labels, !title.isEmpty else { return }
+        let slot = layout.titleSlot
+        let size = min(layout.fontSize * 1.1, slot.height * 0.8)
+        var text = title
+        while text.count > 1 && Layout.estimatedWidth(text, size: size) > slot.width {
+            text = String(text.dropLast(2)) + "…"
+        }
+        let baseline = slot.y1 - (slot.height - size * 0.72) * 0.5
+        scene.addText(TextRun(text, at: SIMD2(slot.x1, baseline), size: size, color: titleColor, anchor: .right))
+    }
+
+    /// Frequency labels under the spectrum, centred on their log positions.
+    func frequencyAxis(layout: Layout, into scene: inout Scene) {
+        let f = layout.fontSize
+        let bottom = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0)).y
+        for (hz, text) in Labels.frequencies {
+            let x = Labels.x(ofFrequency: hz, layout: layout)
+            scene.addText(TextRun(text, at: SIMD2(x, bottom + f * 1.2), size: f, color: Labels.textColor, anchor: .center))
+        }
+    }
+
+    /// dB labels at five levels of the auto-level window along the spectrum's left edge,
+    /// and the unit above them. `inset` moves them left (room for the heat legend).
+    func dBAxis(_ state: VisualState, layout: Layout, into scene: inout Scene, inset: Float = 0) {
         let f = layout.fontSize
         let r = layout.spectrum
         let bottomLeft = layout.pixel(SIMD2(r.x0, r.y0))
         let topRight = layout.pixel(SIMD2(r.x1, r.y1))
-        // Frequency labels under the spectrum.
-        for (hz, text) in Labels.frequencies {
-            let x = Labels.x(ofFrequency: hz, layout: layout)
-            scene.addText(TextRun(text, at: SIMD2(x, bottomLeft.y + f * 1.25), size: f, color: Labels.textColor, anchor: .center))
-        }
-        // dB labels at the top, middle and bottom of the auto-level window.
+        let x = bottomLeft.x - f * 0.4 - inset
         let steps = 4
         for k in 0...steps {
             let frac = Float(k) / Float(steps)
             let db = state.dbBottom + (state.dbTop - state.dbBottom) * frac
             let y = bottomLeft.y + (topRight.y - bottomLeft.y) * frac
-            scene.addText(TextRun("\(Int(db.rounded()))", at: SIMD2(bottomLeft.x - f * 0.4, y + f * 0.35), size: f * 0.85,
+            // Keep the top label's cap and the bottom label's baseline inside the spectrum's span.
+            let baseline = min(max(y + f * 0.3, topRight.y + f * 0.62), bottomLeft.y)
+            scene.addText(TextRun("\(Int(db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
                                   color: Labels.dimColor, anchor: .right))
         }
-        scene.addText(TextRun("dB", at: SIMD2(bottomLeft.x - f * 0.4, topRight.y - f * 0.6), size: f * 0.8,
+        scene.addText(TextRun("dB", at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
                               color: Labels.dimColor, anchor: .right))
-        let wf = layout.pixel(SIMD2(layout.waveform.x0, layout.waveform.y1))
-        scene.addText(TextRun("waveform", at: SIMD2(wf.x, wf.y - f * 0.2), size: f * 0.75, color: Labels.dimColor))
-        if let title {
-            scene.addText(TextRun(title, at: SIMD2(topRight.x, topRight.y - f * 0.9), size: f * 1.1,
-                                  color: SIMD4(0.95, 0.95, 1, 0.95), anchor: .right))
+    }
+
+    /// A vertical colour bar of the heat palette just left of the spectrogram, so the dB
+    /// labels beside it read as the heatmap's scale.
+    func heatLegend(layout: Layout, into scene: inout Scene) {
+        let r = layout.spectrum
+        let px = layout.clipPerPixel.x
+        let x1 = r.x0 - layout.fontSize * 0.15 * px
+        let x0 = x1 - max(2, layout.fontSize * 0.3) * px
+        let steps = 16
+        scene.begin2D()
+        for k in 0..<steps {
+            let a = Float(k) / Float(steps), b = Float(k + 1) / Float(steps)
+            scene.quad(x0: x0, y0: r.y0 + a * r.height, x1: x1, y1: r.y0 + b * r.height,
+                       bottom: heatPalette.color(a), top: heatPalette.color(b))
         }
+        scene.end2D()
+    }
+
+    /// Frequency labels around the ring at their angles, just outside its largest radius,
+    /// and the dB window in the lower-left corner of the spectrum area.
+    func ringLabels(_ state: VisualState, layout: Layout, into scene: inout Scene) {
+        let f = layout.fontSize
+        let ring = CircularMode.geometry(layout: layout)
+        for (hz, text) in Labels.frequencies where hz < 20000 {
+            let t = Float(LogBands.position(ofFrequency: hz))
+            let dir = CircularMode.direction(position: t)
+            let radius = ring.unitPixels * CircularMode.labelRadius
+            let centre = layout.pixel(ring.center)
+            let p = SIMD2(centre.x + dir.x * radius, centre.y - dir.y * radius)
+            scene.addText(TextRun(text, at: SIMD2(p.x, p.y + f * 0.36), size: f * 0.9, color: Labels.textColor, anchor: .center))
+        }
+        let corner = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0))
+        let text = "\(Int(state.dbBottom.rounded())) … \(Int(state.dbTop.rounded())) dB"
+        scene.addText(TextRun(text, at: SIMD2(corner.x, corner.y - f * 0.2), size: f * 0.8, color: Labels.dimColor))
     }
 }

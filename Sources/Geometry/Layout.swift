@@ -1,8 +1,18 @@
-/// Where things go in a frame of any size: the spectrum area, the waveform strip beneath
-/// it, and the label margins, all scaled with the frame so landscape, portrait and square
-/// outputs are each laid out for their shape.
+/// Where things go in a frame of any size: the header (overlays and title), the spectrum
+/// area, the frequency-label band, the waveform strip beneath, and the label margins,
+/// all scaled with the frame so landscape, portrait and square outputs are each laid out
+/// for their shape (SPEC §4, "Layout adapts to any output size").
 ///
-/// Rectangles are in clip space (x, y in −1…1, y up); sizes in pixels are given separately.
+/// Top to bottom, in pixels (f = `fontSize`):
+///
+///     header        tuner slot · BPM slot (left)           title (right)
+///     spectrum      dB labels in the left margin
+///     freq labels   20 50 100 … 20k under their log positions
+///     waveform      label and stats readout above, strip, small bottom margin
+///
+/// Portrait frames get a taller header (bigger overlays, read on a phone) and a thinner
+/// waveform strip; the spectrum takes the rest. Rectangles for geometry are in clip space
+/// (x, y in −1…1, y up); the text slots are in pixels (y down).
 public struct Layout: Sendable {
     public struct Rect: Sendable, Equatable {
         public var x0: Float, y0: Float, x1: Float, y1: Float
@@ -17,12 +27,27 @@ public struct Layout: Sendable {
     public let labels: Bool
     /// Pixel scale relative to a 1080-pixel short side.
     public let scale: Float
-    /// Label text size (pixels).
+    /// Label text size (pixels, em height).
     public let fontSize: Float
+    /// Overlay text size (pixels): the tuner's note and the BPM value.
+    public let overlaySize: Float
+    /// Clip-space area of the spectrum (bars, curve, ring, heatmap).
     public let spectrum: Rect
+    /// Clip-space area of the waveform strip.
     public let waveform: Rect
     /// True when height > width (vertical video).
     public let portrait: Bool
+    /// Pixel box (x0, y0, x1, y1; y down) of the tuner overlay, left in the header.
+    public let tunerSlot: Rect
+    /// Pixel box of the BPM overlay, right of the tuner slot.
+    public let tempoSlot: Rect
+    /// Pixel box of the title, right-aligned in the header after the overlay slots.
+    public let titleSlot: Rect
+    /// Baseline origin (pixels, right-anchored) of the `--stats` readout: above the
+    /// waveform strip's right end, on the line of the waveform label.
+    public let statsOrigin: SIMD2<Float>
+    /// Baseline origin (pixels, left-anchored) of the waveform label.
+    public let waveformLabelOrigin: SIMD2<Float>
 
     public init(width: Int, height: Int, labels: Bool = true) {
         self.width = width
@@ -31,21 +56,34 @@ public struct Layout: Sendable {
         let w = Float(width), h = Float(height)
         portrait = h > w
         scale = min(w, h) / 1080
-        fontSize = max(10, (portrait ? 30 : 26) * scale)
+        // 26 px at 1080p; never below 10 px (readable at 640x360), and limited by the
+        // frame's height so a very wide, short frame keeps room for its spectrum.
+        let f = min(max(10, (portrait ? 30 : 26) * scale), max(8, h / 24))
+        fontSize = f
+        overlaySize = f * (portrait ? 1.7 : 1.3)
         // Margins in pixels.
-        let left = labels ? fontSize * 3.2 : 0.02 * w
-        let right = labels ? fontSize * 1.2 : 0.02 * w
-        let top = labels ? fontSize * 2.6 : 0.03 * h
-        let freqLabelBand = labels ? fontSize * 1.8 : 0.01 * h
-        let stripFraction: Float = portrait ? 0.14 : 0.20
-        let strip = stripFraction * h
-        let bottom = (labels ? fontSize * 1.6 : 0.02 * h)
-        // Convert pixel edges to clip space.
+        let left = labels ? f * 3.0 : 0.02 * w
+        let right = labels ? f * 1.3 : 0.02 * w
+        let header = labels ? (portrait ? f * 4.0 : f * 2.6) : 0.03 * h
+        let freqBand = labels ? f * 1.7 : 0.01 * h
+        let stripLabel = labels ? f * 1.1 : 0.01 * h
+        let strip = (portrait ? 0.12 : 0.18) * h
+        let bottom = labels ? f * 0.6 : 0.02 * h
         func cx(_ px: Float) -> Float { px / w * 2 - 1 }
         func cy(_ py: Float) -> Float { 1 - py / h * 2 }
-        let specTop = top, specBottom = h - bottom - strip - freqLabelBand
-        spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(specTop))
-        waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(w - right), y1: cy(h - bottom - strip * 0.85))
+        let stripTop = h - bottom - strip
+        let specBottom = stripTop - stripLabel - freqBand
+        spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(header))
+        waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(w - right), y1: cy(stripTop))
+        // Header slots (pixels): overlays on the left, title on the right.
+        let baseline = header * 0.5 + overlaySize * 0.36
+        let slotTop = baseline - overlaySize, slotBottom = baseline + overlaySize * 0.3
+        let tunerW = overlaySize * 4.6, tempoW = overlaySize * 5.2
+        tunerSlot = Rect(x0: left, y0: slotTop, x1: left + tunerW, y1: slotBottom)
+        tempoSlot = Rect(x0: left + tunerW + f, y0: slotTop, x1: left + tunerW + f + tempoW, y1: slotBottom)
+        titleSlot = Rect(x0: tempoSlot.x1 + f, y0: slotTop, x1: w - right, y1: slotBottom)
+        waveformLabelOrigin = SIMD2(left, stripTop - f * 0.3)
+        statsOrigin = SIMD2(w - right, stripTop - f * 0.3)
     }
 
     /// Clip-space point → pixel position (y down).
@@ -53,6 +91,17 @@ public struct Layout: Sendable {
         SIMD2((p.x + 1) * 0.5 * Float(width), (1 - p.y) * 0.5 * Float(height))
     }
 
+    /// Pixel position (y down) → clip-space point.
+    public func clip(_ p: SIMD2<Float>) -> SIMD2<Float> {
+        SIMD2(p.x / Float(width) * 2 - 1, 1 - p.y / Float(height) * 2)
+    }
+
     /// Clip units per pixel along x and y.
     public var clipPerPixel: SIMD2<Float> { SIMD2(2 / Float(width), 2 / Float(height)) }
+
+    /// A rough width (pixels) of `text` at `size` in DejaVu Sans (mean advance ≈ 0.62 em for
+    /// digits and capitals), used to keep runs inside their slots without a font at hand.
+    public static func estimatedWidth(_ text: String, size: Float) -> Float {
+        Float(text.count) * size * 0.62
+    }
 }

@@ -63,8 +63,8 @@ public final class FrameComposer {
         if settings.stats && glyphs != nil {
             let ms = lastRenderSeconds * 1000
             let text = "render \(Int(ms * 10) / 10).\(Int(ms * 10) % 10) ms  \(Int((1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
-            scene.addText(TextRun(text, at: SIMD2(layout.fontSize * 0.5, layout.fontSize * 1.2), size: layout.fontSize * 0.7,
-                                  color: SIMD4(0.6, 1, 0.6, 0.9)))
+            scene.addText(TextRun(text, at: layout.statsOrigin, size: layout.fontSize * 0.7,
+                                  color: SIMD4(0.6, 1, 0.6, 0.9), anchor: .right))
         }
     }
 

@@ -8,10 +8,21 @@ enum ModeCatalog {
         switch mode {
         case .bars:
             BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
+        case .curve:
+            CurveMode(palette: settings.palette).build(state, layout: layout, into: &scene)
+        case .circular:
+            CircularMode(palette: settings.palette).build(state, layout: layout, into: &scene)
+        case .spectrogram:
+            SpectrogramMode(palette: settings.heatPalette).build(state, layout: layout, into: &scene)
         default:
             BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         }
         WaveformStrip().build(state, layout: layout, into: &scene)
-        Labels().build(state, layout: layout, into: &scene, title: settings.title)
+        let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
+        Labels(style: style, heatPalette: settings.heatPalette).build(state, layout: layout, into: &scene, title: settings.title)
+        // Tuner and BPM overlays (SPEC §4: bars, curve, surface, surface+).
+        if mode == .bars || mode == .curve || mode == .surface || mode == .surfacePlus {
+            OverlayView().build(state, layout: layout, into: &scene)
+        }
     }
 }

@@ -19,6 +19,9 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Title drawn in the corner of the video.")
     var title: String?
 
+    @Option(help: "Colour table: \(Palette.all.map(\.name).joined(separator: ", ")). Sets the spectrogram's heatmap in spectrogram mode, else the frequency gradient (defaults: heat, spectrum).")
+    var palette: String?
+
     @Flag(help: "Show the render time / FPS readout.")
     var stats = false
 
@@ -63,6 +66,12 @@ struct LookOptions: ParsableArguments {
         s.height = h
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240") }
         s.fps = fps
+        if let palette {
+            guard let p = Palette.named(palette) else {
+                throw ValidationError("unknown palette '\(palette)' (palettes: \(Palette.all.map(\.name).joined(separator: ", ")))")
+            }
+            if m == .spectrogram { s.heatPalette = p } else { s.palette = p }
+        }
         s.labels = !noLabels
         s.title = title
         s.stats = stats

@@ -1,0 +1,82 @@
+import Analysis
+import SpecvizCore
+
+/// Curve (seed 000 Part 2, "Curve Mode"): a filled area under the spectrum with a bright
+/// outline along its top edge and small white squares at the peaks.
+///
+/// - Fill: for each neighbouring pair of band centres (i, i+1) a quad from the baseline to
+///   the curve; baseline colour at 15% brightness and 40% alpha, curve colour full.
+/// - Outline: each segment extruded by ±lineWidth/2 along its normal (computed in pixels,
+///   so the line is equally thick at every slope and aspect), colour at 120% brightness
+///   (colours above 1 are allowed and clamped when the pixel is written, SPEC §10). Each
+///   segment is lengthened by half the line width at both ends so joints have no gaps.
+/// - Peaks: a white square (about 5 px at 1080p) centred at each band's peak height.
+///
+/// 127×6 + 127×6 + 128×6 = 2,292 vertices (seed 000).
+public struct CurveMode: ModeBuilder {
+    public static let fillBrightness: Float = 0.15
+    public static let fillAlpha: Float = 0.40
+    public static let outlineBrightness: Float = 1.2
+
+    public var palette: Palette
+
+    public init(palette: Palette = .spectrum) { self.palette = palette }
+
+    /// Clip-space point of band i's centre on the curve at value v (0…1).
+    @inlinable
+    static func point(_ i: Int, _ v: Float, _ r: Layout.Rect) -> SIMD2<Float> {
+        SIMD2(r.x0 + (Float(i) + 0.5) / Float(LogBands.count) * r.width, r.y0 + min(max(v, 0), 1) * r.height)
+    }
+
+    public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
+        let r = layout.spectrum
+        let n = LogBands.count
+        let sx = Float(layout.width) * 0.5, sy = Float(layout.height) * 0.5
+        let halfLine = max(1, 1.5 * layout.scale)
+        let square = min(max(2, 5 * layout.scale), r.width * sx / Float(n) * 0.9) * 0.5
+        let white = SIMD4<Float>(1, 1, 1, 0.9)
+        scene.begin2D()
+        state.display.withUnsafeBufferPointer { d in
+            // Filled area.
+            for i in 0..<(n - 1) {
+                let a = CurveMode.point(i, d[i], r), b = CurveMode.point(i + 1, d[i + 1], r)
+                let ca = palette.color((Float(i) + 0.5) / Float(n)), cb = palette.color((Float(i) + 1.5) / Float(n))
+                let ba = fillColor(ca), bb = fillColor(cb)
+                scene.quad(SIMD2(a.x, r.y0), SIMD2(b.x, r.y0), b, a, ba, bb, cb, ca)
+            }
+            // Outline along the top edge.
+            for i in 0..<(n - 1) {
+                let a = CurveMode.point(i, d[i], r), b = CurveMode.point(i + 1, d[i + 1], r)
+                let dp = SIMD2((b.x - a.x) * sx, (b.y - a.y) * sy)
+                let len = (dp * dp).sum().squareRoot()
+                guard len > 0 else { continue }
+                let u = dp / len
+                let along = SIMD2(u.x * halfLine / sx, u.y * halfLine / sy)
+                let normal = SIMD2(-u.y * halfLine / sx, u.x * halfLine / sy)
+                let p = a - along, q = b + along
+                let ca = outlineColor(palette.color((Float(i) + 0.5) / Float(n)))
+                let cb = outlineColor(palette.color((Float(i) + 1.5) / Float(n)))
+                scene.quad(p - normal, q - normal, q + normal, p + normal, ca, cb, cb, ca)
+            }
+        }
+        // Peak squares.
+        state.peaks.withUnsafeBufferPointer { p in
+            for i in 0..<n where p[i] > 0.002 {
+                let c = CurveMode.point(i, p[i], r)
+                let hx = square / sx, hy = square / sy
+                scene.quad(x0: c.x - hx, y0: max(c.y - hy, r.y0), x1: c.x + hx, y1: min(c.y + hy, r.y1), bottom: white, top: white)
+            }
+        }
+        scene.end2D()
+    }
+
+    @inlinable
+    func fillColor(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(c.x * CurveMode.fillBrightness, c.y * CurveMode.fillBrightness, c.z * CurveMode.fillBrightness, CurveMode.fillAlpha)
+    }
+
+    @inlinable
+    func outlineColor(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(c.x * CurveMode.outlineBrightness, c.y * CurveMode.outlineBrightness, c.z * CurveMode.outlineBrightness, c.w)
+    }
+}
