@@ -12,6 +12,13 @@ public struct TempoEstimate: Equatable, Sendable {
     /// How much the winning comb stands out from the median comb over the
     /// whole 70–160 BPM range (same units as `confidence`): ~0 without a beat.
     public var contrast: Double
+    /// Kurtosis of the detrended onset signal (3 for Gaussian noise): high when the
+    /// onset signal has clear peaks (note or drum onsets), low for the stationary
+    /// flicker of a sustained sound.
+    public var peakiness: Double
+    /// Whether a weak estimate was confirmed by the two halves of the history on their
+    /// own (set by `TempoTracker`; see `TempoDisplayFilter`).
+    public var corroborated = false
 }
 
 /// Estimates the beat period of an onset-strength history
@@ -53,6 +60,7 @@ final class TempoEstimator {
     private let x: UnsafeMutablePointer<Float>
     private let prefix: UnsafeMutablePointer<Double>
     private let acf: UnsafeMutablePointer<Float>
+    private let smoothed: UnsafeMutablePointer<Float>
     private let scores: UnsafeMutablePointer<Float>
     private let sorted: UnsafeMutablePointer<Float>
     private let prior: UnsafeMutablePointer<Float>
@@ -67,6 +75,7 @@ final class TempoEstimator {
         x = .allocate(capacity: capacity)
         prefix = .allocate(capacity: capacity + 1)
         acf = .allocate(capacity: maxLag + 1)
+        smoothed = .allocate(capacity: maxLag + 1)
         scores = .allocate(capacity: gridCount)
         sorted = .allocate(capacity: gridCount)
         prior = .allocate(capacity: gridCount)
@@ -78,7 +87,7 @@ final class TempoEstimator {
     }
 
     deinit {
-        x.deallocate(); prefix.deallocate(); acf.deallocate()
+        x.deallocate(); prefix.deallocate(); acf.deallocate(); smoothed.deallocate()
         scores.deallocate(); sorted.deallocate(); prior.deallocate()
     }
 
@@ -91,14 +100,17 @@ final class TempoEstimator {
         prefix[0] = 0
         for i in 0..<n { prefix[i + 1] = prefix[i] + Double(onset[i]) }
         let halfWin = max(1, Int((frameRate).rounded()))
-        var mean = 0.0
+        var mean = 0.0, m2 = 0.0, m4 = 0.0
         for i in 0..<n {
             let lo = max(0, i - halfWin), hi = min(n, i + halfWin + 1)
-            let local = (prefix[hi] - prefix[lo]) / Double(hi - lo)
-            let v = max(0, Float(Double(onset[i]) - local))
+            let d = Double(onset[i]) - (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            m2 += d * d
+            m4 += d * d * d * d
+            let v = Float(max(0, d))
             x[i] = v
             mean += Double(v)
         }
+        let kurtosis = m2 > 0 ? m4 * Double(n) / (m2 * m2) : 0
         // Normalise to zero mean, unit variance.
         mean /= Double(n)
         var variance = 0.0
@@ -121,6 +133,18 @@ final class TempoEstimator {
         let r0 = acf[0]
         guard r0 > 0 else { return nil }
         for l in 0...lags { acf[l] /= r0 }
+        // Smooth with [1 4 6 4 1]/16 (= the ACF of the onset signal low-passed by
+        // [1 2 1]/4): onset peaks are one frame wide, so the raw ACF is undersampled at
+        // non-integer beat periods and a peak between two lags reads too low.
+        smoothed[0] = (6 * acf[0] + 8 * acf[1] + 2 * acf[2]) / 16
+        smoothed[1] = (4 * acf[0] + 7 * acf[1] + 4 * acf[2] + acf[3]) / 16
+        for l in 2...(lags - 2) {
+            smoothed[l] = (acf[l - 2] + 4 * acf[l - 1] + 6 * acf[l] + 4 * acf[l + 1] + acf[l + 2]) / 16
+        }
+        smoothed[lags - 1] = (acf[lags - 3] + 4 * acf[lags - 2] + 6 * acf[lags - 1] + 5 * acf[lags]) / 16
+        smoothed[lags] = (acf[lags - 2] + 4 * acf[lags - 1] + 11 * acf[lags]) / 16
+        let norm = smoothed[0]
+        for l in 0...lags { acf[l] = smoothed[l] / norm }
 
         // 3. Comb score per candidate tempo, with the prior.
         var best = 0
@@ -140,6 +164,17 @@ final class TempoEstimator {
             let weighted = comb * prior[g]
             if weighted > bestScore { bestScore = weighted; best = g }
         }
+        if getenv("TEMPO_DEBUG") != nil {
+            var line = "n=\(n) lags=\(lags) best=\(Self.minBPM + Double(best) * Self.gridStep)"
+            for b in stride(from: 60.0, through: 200.0, by: 1.0) {
+                let g = Int((b - Self.minBPM) / Self.gridStep)
+                line += " \(Int(b)):\((scores[g] * 100).rounded() / 100)"
+            }
+            print(line)
+            var acfLine = "acf"
+            for l in 0...lags { acfLine += " \((acf[l] * 100).rounded() / 100)" }
+            print(acfLine)
+        }
         // 4. Parabolic interpolation around the winning grid point.
         var offset = 0.0
         if best > 0 && best < gridCount - 1 {
@@ -151,7 +186,8 @@ final class TempoEstimator {
         while bpm > Self.displayMax { bpm /= 2 }
         while bpm < Self.displayMin { bpm *= 2 }
         let peak = Double(scores[best])
-        return TempoEstimate(bpm: bpm, confidence: max(0, min(1, peak)), contrast: peak - median())
+        return TempoEstimate(bpm: bpm, confidence: max(0, min(1, peak)), contrast: peak - median(),
+                             peakiness: kurtosis)
     }
 
     /// The autocorrelation between integer lags (Catmull-Rom cubic).

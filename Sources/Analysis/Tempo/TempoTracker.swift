@@ -60,6 +60,7 @@ public final class TempoTracker {
     /// - Parameter sampleRate: audio rate in Hz (8 000 … 192 000).
     public init(sampleRate: Int) {
         precondition(sampleRate > 0, "sample rate must be positive")
+
         self.sampleRate = sampleRate
         var size = 256
         while Double(sampleRate) / Double(size * 2) >= 30 { size *= 2 }   // 1024 at 44.1/48 kHz
@@ -154,12 +155,28 @@ public final class TempoTracker {
         return sum / Float(max(n, 1)) < Self.silencePower
     }
 
+    /// Split-half check for a weak periodicity: the two disjoint halves of the history,
+    /// estimated on their own, must agree with each other and with the whole within
+    /// ±3 BPM. Noise yields independent, scattered half estimates; a real (if soft)
+    /// beat, e.g. drumless strings, repeats in both halves.
+    private func corroborates(_ whole: TempoEstimate) -> Bool {
+        let half = count / 2
+        guard half >= minFrames else { return false }
+        guard let a = estimator.estimate(linear, count: half),
+              let b = estimator.estimate(linear + (count - half), count: half) else { return false }
+        return abs(a.bpm - b.bpm) <= 3 && abs(b.bpm - whole.bpm) <= 3
+    }
+
     private func update() {
         var estimate: TempoEstimate?
         if count >= minFrames && !isSilent(frames: silenceFrames) {
             let start = (head - count + capacity) % capacity
             for k in 0..<count { linear[k] = ring[(start + k) % capacity] }
             estimate = estimator.estimate(linear, count: count)
+            if var e = estimate, e.confidence < filter.strongConfidence, e.confidence >= filter.minConfidence {
+                e.corroborated = corroborates(e)
+                estimate = e
+            }
         }
         lastEstimate = estimate
         if filter.push(estimate) {
