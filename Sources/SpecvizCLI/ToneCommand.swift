@@ -72,7 +72,7 @@ struct ToneCommand: ParsableCommand {
 
     func run() throws {
         guard let ref = ReferencePitch(reference) else {
-            throw CLIError("--reference \(reference): must be 400–480 Hz")
+            throw CLIError("--reference \(String(format: "%g", reference)): must be between 400 and 480 Hz")
         }
         let score = try makeScore(reference: ref.hertz)
         let renderer = ToneRenderer(score: score.score, sampleRate: Double(rate), speakerVoicing: speaker)

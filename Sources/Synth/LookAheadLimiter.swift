@@ -28,6 +28,9 @@ public final class LookAheadLimiter {
     private var position = 0
     /// The gain now applied (0…1).
     public private(set) var gain: Float = 1
+    /// Largest |output| / ceiling seen before the final safety clamp (1 = exactly at the
+    /// ceiling). Shows that the look-ahead gain, not the clamp, does the limiting.
+    public private(set) var largestUnclampedRatio: Float = 0
 
     /// - Parameters: sampleRate (Hz), ceiling (linear), attack and release (s).
     public init(sampleRate: Double, ceiling: Float = 0.95, attack: Double = 0.0001, release: Double = 0.08) {
@@ -51,7 +54,7 @@ public final class LookAheadLimiter {
     /// Clears the delay line and the gain.
     public func reset() {
         delay.update(repeating: 0, count: LookAheadLimiter.lookAhead)
-        head = 0; tail = 0; position = 0; gain = 1
+        head = 0; tail = 0; position = 0; gain = 1; largestUnclampedRatio = 0
     }
 
     /// Limits `buffer` in place (output is the input delayed by `lookAhead` samples).
@@ -60,6 +63,7 @@ public final class LookAheadLimiter {
         let mask = LookAheadLimiter.ring - 1
         let n = LookAheadLimiter.lookAhead
         var g = gain
+        var worst = largestUnclampedRatio
         for i in buffer.indices {
             let x = buffer[i]
             let slot = position % n
@@ -77,10 +81,13 @@ public final class LookAheadLimiter {
             let target: Float = peak > ceiling ? ceiling / peak : 1
             g += (target - g) * (target < g ? attackCoefficient : releaseCoefficient)
             var y = out * g
+            let ratio = abs(y) / ceiling
+            if ratio > worst { worst = ratio }
             if y > ceiling { y = ceiling } else if y < -ceiling { y = -ceiling }
             buffer[i] = y
             position += 1
         }
         gain = g
+        largestUnclampedRatio = worst
     }
 }

@@ -35,9 +35,14 @@ final class OutputStageTests: XCTestCase {
         for (name, score) in stressScores {
             for speaker in [false, true] {
                 var steals = 0
-                let x = SignalProbe.render(score, sampleRate: rate, speaker: speaker) { steals = $0.stealCount }
+                var overshoot: Float = 0
+                let x = SignalProbe.render(score, sampleRate: rate, speaker: speaker) {
+                    steals = $0.stealCount
+                    overshoot = $0.limiter.largestUnclampedRatio
+                }
                 let peak = SignalProbe.peak(x)
-                print(String(format: "peak %@%@: %.4f (steals %d)", name, speaker ? " +speaker" : "", peak, steals))
+                print(String(format: "peak %@%@: %.4f (steals %d, unclamped/ceiling %.5f)", name, speaker ? " +speaker" : "", peak, steals, overshoot))
+                XCTAssertLessThan(overshoot, 1.0001, name)
                 XCTAssertLessThanOrEqual(peak, 0.95, name)
                 if name == "steals" { XCTAssertGreaterThan(steals, 0, "the steal score must actually steal") }
             }
@@ -57,6 +62,8 @@ final class OutputStageTests: XCTestCase {
         print(String(format: "limiter hot input (3.0 bursts): peak %.5f", peak))
         XCTAssertLessThanOrEqual(peak, 0.95)
         XCTAssertGreaterThan(peak, 0.9)
+        print(String(format: "limiter overshoot before the safety clamp: %.2e", limiter.largestUnclampedRatio - 1))
+        XCTAssertLessThan(limiter.largestUnclampedRatio, 1.0001, "the look-ahead gain does the limiting, not the clamp")
         // 80 ms release: 30 ms after a burst ends the gain is still well below 1.
         XCTAssertGreaterThan(SignalProbe.peak(Array(x[40_000..<48_000])), 0.25)
     }
