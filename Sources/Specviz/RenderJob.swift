@@ -58,10 +58,21 @@ public final class RenderJob {
 
     var sourceName: String { (feed.source as? CustomStringConvertible)?.description ?? "input" }
 
-    /// Renders one still at time `at` (seconds) into a picture.
+    /// Video frames stepped so far (the next frame to step).
+    public private(set) var framesStepped = 0
+
+    /// Steps the state through every frame up to and including `k` not yet stepped.
+    public func advance(toFrame k: Int) throws {
+        while framesStepped <= k {
+            _ = try step(framesStepped)
+            framesStepped += 1
+        }
+    }
+
+    /// Renders one still at time `at` (seconds) into a picture. Calls must go forward in time.
     public func still(at time: Double) throws -> PixelBuffer {
-        let k = Int((time * Double(settings.fps)).rounded(.down))
-        for i in 0...k { _ = try step(i) }
+        let k = Int((time * Double(settings.fps) + 1e-9).rounded(.down))
+        try advance(toFrame: k)
         var picture = PixelBuffer(width: settings.width, height: settings.height)
         try composer.render(into: &picture)
         return picture

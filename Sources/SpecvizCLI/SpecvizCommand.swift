@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct SpecvizCommand: ParsableCommand {
@@ -11,7 +12,26 @@ struct SpecvizCommand: ParsableCommand {
             RenderCommand.self,
             LiveCommand.self,
             ModesCommand.self,
+            TuneCommand.self,
+            PresetsCommand.self,
             TempoCommand.self,
             ToneCommand.self,
         ])
+
+    /// Runs the command; any failure is one line on stderr and a non-zero exit
+    /// (help and --version print as usual).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is CleanExit {
+                exit(withError: error)
+            }
+            let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
+            Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
+        }
+    }
 }
