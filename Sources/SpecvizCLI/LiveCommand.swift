@@ -111,7 +111,7 @@ enum LiveRunner {
         if let terminalSink {
             loop.status = { terminalSink.status = $0 }
         } else if stats {
-            loop.status = { FileHandle.standardError.write(("\r" + $0).data(using: .utf8)!) }
+            loop.status = { FileHandle.standardError.write(("\r\u{1B}[K" + $0).data(using: .utf8)!) }
         }
         let result: LiveStats
         do {
@@ -123,7 +123,7 @@ enum LiveRunner {
         session?.stop()
         if stats {
             let s = loop.settings
-            let line = String(format: "specviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+            let line = String(format: "\rspecviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
                               s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
                               result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000)
             FileHandle.standardError.write(line.data(using: .utf8)!)
