@@ -14,12 +14,18 @@ enum ModeCatalog {
             CircularMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         case .spectrogram:
             SpectrogramMode(palette: settings.heatPalette).build(state, layout: layout, into: &scene)
+        case .surface, .surfacePlus:
+            SurfaceMode(ridgelines: mode == .surfacePlus, palette: settings.palette).build(state, layout: layout, into: &scene)
         default:
             BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         }
         WaveformStrip().build(state, layout: layout, into: &scene)
-        let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
-        Labels(style: style, heatPalette: settings.heatPalette).build(state, layout: layout, into: &scene, title: settings.title)
+        if mode == .surface || mode == .surfacePlus {
+            SurfaceMode.labels(state, layout: layout, into: &scene, title: settings.title)
+        } else {
+            let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
+            Labels(style: style, heatPalette: settings.heatPalette).build(state, layout: layout, into: &scene, title: settings.title)
+        }
         // Tuner and BPM overlays (SPEC §4: bars, curve, surface, surface+).
         if mode == .bars || mode == .curve || mode == .surface || mode == .surfacePlus {
             OverlayView().build(state, layout: layout, into: &scene)
