@@ -83,10 +83,9 @@ final class BarsRenderTests: XCTestCase {
         }
         let stop = try XCTUnwrap(stopFrame)
         XCTAssertEqual(Double(stop) / 60, Double(23 * 2048) / 44100, accuracy: 1.0 / 60 + 1e-9)
-        let stopFrame = stop
-        let before = values[stopFrame - 1]
+        let before = values[stop - 1]
         XCTAssertGreaterThan(before, 0.5)
-        let after18 = values[stopFrame - 1 + 18]
+        let after18 = values[stop - 1 + 18]
         XCTAssertEqual(after18 / before, powf(0.88, 18), accuracy: 0.03)   // ≈ 0.1 after 300 ms
     }
 
