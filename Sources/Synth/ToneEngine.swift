@@ -141,7 +141,8 @@ public final class ToneEngine {
 
     /// Releases the note at `frequency` (Hz), if it is held.
     public func noteOff(frequency: Double) {
-        for i in 0..<ToneEngine.slotCount where voices[i].isHeld && Self.same(voices[i].frequency, frequency) {
+        let f = min(max(frequency, 1), 0.45 * sampleRate)
+        for i in 0..<ToneEngine.slotCount where voices[i].isHeld && Self.same(voices[i].frequency, f) {
             voices[i].release()
         }
     }

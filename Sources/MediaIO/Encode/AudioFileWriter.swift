@@ -164,7 +164,7 @@ public final class AudioFileWriter {
 
     /// Appends interleaved frames (`channels` floats each, nominally −1…1).
     public func write(_ interleaved: UnsafeBufferPointer<Float>) throws {
-        guard state == .open else { throw MediaError("'\(path)': write after finish") }
+        guard state == .open else { throw MediaError("'\(path)': write after finish, cancel or an earlier error") }
         let frames = interleaved.count / channels
         guard frames > 0 else { return }
         do {
