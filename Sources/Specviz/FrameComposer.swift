@@ -80,7 +80,12 @@ public final class FrameComposer {
     public func render(into picture: inout PixelBuffer) throws {
         let start = monotonicSeconds()
         buildScene()
-        try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        try rasterizeScene(into: &picture)
         lastRenderSeconds = monotonicSeconds() - start
+    }
+
+    /// Rasterises the scene last built by `buildScene()`.
+    public func rasterizeScene(into picture: inout PixelBuffer) throws {
+        try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
     }
 }

@@ -16,6 +16,7 @@ struct SpecvizCommand: ParsableCommand {
             PresetsCommand.self,
             TempoCommand.self,
             ToneCommand.self,
+            BenchCommand.self,
         ])
 
     /// Runs the command; any failure is one line on stderr and a non-zero exit

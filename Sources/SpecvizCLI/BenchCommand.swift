@@ -1,0 +1,137 @@
+import Analysis
+import ArgumentParser
+import Foundation
+import Geometry
+import MediaIO
+import Specviz
+import SpecvizCore
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure analysis, geometry, rasteriser, colour conversion and encoder speed (use a release build).",
+        discussion: """
+            Renders the bundled demo track (or --input) and prints, per stage: analysis µs per hop,
+            geometry and raster ms per frame for each mode, libswscale RGBA→yuv420p ms per frame,
+            x264 alone on the same frames, the full `render` to MP4 on the same span side by side,
+            and the end-to-end real-time factor for the whole track.
+            """)
+
+    @Option(help: "Audio to render (default: examples/demo.ogg).")
+    var input: String = "examples/demo.ogg"
+
+    @Option(help: "Frame size WxH.")
+    var size: String = "1920x1080"
+
+    @Option(help: "Seconds of video for the encoder comparison.")
+    var seconds: Double = 5
+
+    @Option(help: "Modes to time, comma-separated, or 'all'.")
+    var modes: String = "all"
+
+    @Flag(help: "Skip the encoder and end-to-end runs (stages only).")
+    var stagesOnly = false
+
+    func run() throws {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2 else { throw ValidationError("--size must be WxH") }
+        let (w, h) = (parts[0], parts[1])
+        #if DEBUG
+        print("warning: this is a debug build; measure with `swift build -c release`")
+        #endif
+        print("specviz bench — \(w)x\(h), input \(input), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+        // 1. Analysis.
+        let analyzer = SpectrumAnalyzer(sampleRate: 44100)
+        var frame = SpectrumFrame()
+        let noise = (0..<2048).map { _ in Float.random(in: -0.5...0.5) }
+        let hops = 5000
+        var t0 = monotonicSeconds()
+        noise.withUnsafeBufferPointer { buf in for _ in 0..<hops { analyzer.process(buf, into: &frame) } }
+        let perHop = (monotonicSeconds() - t0) / Double(hops) * 1e6
+        print(String(format: "analysis (window+FFT+bands+auto-level)  %7.2f µs per 2048-sample hop", perHop))
+        for line in ExtraBenchmarks.lines() { print(line) }
+
+        // 2. Each mode: geometry and raster per frame.
+        let chosen = modes == "all" ? VisualizationMode.allCases : try modes.split(separator: ",").map { name -> VisualizationMode in
+            guard let m = VisualizationMode(rawValue: String(name)) else { throw ValidationError("unknown mode \(name)") }
+            return m
+        }
+        let glyphs = try? FreeTypeFont()
+        var sample = PixelBuffer(width: w, height: h)
+        for mode in chosen {
+            var s = RenderSettings()
+            s.mode = mode; s.width = w; s.height = h
+            let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs)
+            try job.advance(toFrame: 10 * s.fps)
+            var picture = PixelBuffer(width: w, height: h)
+            var geometry = 0.0, raster = 0.0
+            let n = 60
+            for k in 0..<n {
+                try job.advance(toFrame: 10 * s.fps + 1 + k)
+                let a = monotonicSeconds()
+                job.composer.buildScene()
+                let b = monotonicSeconds()
+                try job.composer.rasterizeScene(into: &picture)
+                let c = monotonicSeconds()
+                if k > 2 { geometry += b - a; raster += c - b }
+            }
+            let m = Double(n - 3)
+            let tris = (job.composer.scene.vertices2D.count + job.composer.scene.vertices3D.count) / 3
+            print(String(format: "%-12@ geometry %6.2f ms  raster %6.2f ms  (%6d triangles)", mode.rawValue as NSString,
+                         geometry / m * 1000, raster / m * 1000, tris))
+            if mode == .bars || sample.pixels.isEmpty { sample = picture }
+        }
+        if stagesOnly { return }
+
+        // 3. Colour conversion and x264 alone, on the frames the render produces.
+        let bench = try EncoderBench(width: w, height: h)
+        let convert = try bench.conversionSeconds(sample, repeats: 60, clock: monotonicSeconds)
+        print(String(format: "libswscale RGBA→yuv420p                %7.2f ms per frame", convert * 1000))
+        var s = RenderSettings()
+        s.width = w; s.height = h
+        let from = 8.0
+        let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs, from: from, to: from + seconds)
+        let keep = KeepSink(bench)
+        try job.run(into: keep)
+        let x264 = try bench.encodeKept(fps: s.fps, preset: "veryfast", crf: 20, clock: monotonicSeconds)
+        let frames = bench.keptFrames
+        print(String(format: "x264 veryfast alone, %d frames          %7.2f ms per frame (%.2f s)", frames, x264 / Double(frames) * 1000, x264))
+
+        // 4. Our whole render of the same span to MP4, side by side.
+        let temp = NSTemporaryDirectory() + "/specviz-bench-\(getpid()).mp4"
+        defer { unlink(temp) }
+        t0 = monotonicSeconds()
+        try renderToMP4(settings: s, from: from, to: from + seconds, path: temp, glyphs: glyphs)
+        let ours = monotonicSeconds() - t0
+        print(String(format: "specviz render → MP4, same %d frames    %7.2f ms per frame (%.2f s) = %.2f× x264 alone",
+                     frames, ours / Double(frames) * 1000, ours, ours / x264))
+
+        // 5. End to end, whole track.
+        let duration = try AudioDecoder(path: input).duration ?? 0
+        t0 = monotonicSeconds()
+        try renderToMP4(settings: s, from: 0, to: nil, path: temp, glyphs: glyphs)
+        let whole = monotonicSeconds() - t0
+        print(String(format: "end to end: %.1f s of audio → MP4 in %.2f s = %.2f× real time (%d fps)",
+                     duration, whole, duration / whole, s.fps))
+    }
+
+    func renderToMP4(settings s: RenderSettings, from: Double, to: Double?, path: String, glyphs: GlyphProvider?) throws {
+        let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs, from: from, to: to)
+        var o = VideoEncoder.Options(width: s.width, height: s.height, fps: s.fps)
+        o.audioPath = input
+        o.audioStart = from
+        o.audioEnd = to
+        unlink(path)
+        try job.run(into: try VideoEncoder(path: path, options: o))
+    }
+}
+
+/// Keeps converted frames for the x264-alone run.
+final class KeepSink: FrameSink {
+    let bench: EncoderBench
+    init(_ bench: EncoderBench) { self.bench = bench }
+    func write(_ frame: PixelBuffer, index: Int) throws { try bench.convertAndKeep(frame) }
+    func finish() throws {}
+    func cancel() {}
+}
