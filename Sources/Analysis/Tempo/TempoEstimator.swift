@@ -54,10 +54,16 @@ final class TempoEstimator {
     static let gridStep = 0.25
     /// Longest comb lag as a share of the history.
     static let lagShare = 2.0 / 3.0
+    /// Comb maxima within this share of the best are metrical-level candidates.
+    static let candidateShare: Float = 0.7
+    static let maxCandidates = 6
+    /// Phase salience a candidate needs, relative to the comb's winner, to replace it.
+    static let overrideRatio: Float = 1.25
     /// Width of the log-Gaussian tempo prior (octaves).
     static let priorWidth = 1.5
 
     private let x: UnsafeMutablePointer<Float>
+    private let xs: UnsafeMutablePointer<Float>
     private let prefix: UnsafeMutablePointer<Double>
     private let acf: UnsafeMutablePointer<Float>
     private let smoothed: UnsafeMutablePointer<Float>
@@ -73,6 +79,7 @@ final class TempoEstimator {
         gridCount = Int(((Self.maxBPM - Self.minBPM) / Self.gridStep).rounded()) + 1
         maxLag = max(4, Int(Double(capacity) * Self.lagShare))
         x = .allocate(capacity: capacity)
+        xs = .allocate(capacity: capacity)
         prefix = .allocate(capacity: capacity + 1)
         acf = .allocate(capacity: maxLag + 1)
         smoothed = .allocate(capacity: maxLag + 1)
@@ -87,7 +94,7 @@ final class TempoEstimator {
     }
 
     deinit {
-        x.deallocate(); prefix.deallocate(); acf.deallocate(); smoothed.deallocate()
+        x.deallocate(); xs.deallocate(); prefix.deallocate(); acf.deallocate(); smoothed.deallocate()
         scores.deallocate(); sorted.deallocate(); prior.deallocate()
     }
 
@@ -122,6 +129,11 @@ final class TempoEstimator {
         guard variance > 1e-12 else { return nil }
         let inv = Float(1 / variance.squareRoot()), m = Float(mean)
         for i in 0..<n { x[i] = (x[i] - m) * inv }
+
+        // A [1 2 1]/4 low-passed copy for the phase-locked pulse trains.
+        xs[0] = (3 * x[0] + x[1]) / 4
+        for i in 1..<(n - 1) { xs[i] = (x[i - 1] + 2 * x[i] + x[i + 1]) / 4 }
+        xs[n - 1] = (x[n - 2] + 3 * x[n - 1]) / 4
 
         // 2. Unbiased autocorrelation, normalised by the zero lag.
         let lags = min(maxLag, Int(Double(n) * Self.lagShare))
@@ -164,17 +176,27 @@ final class TempoEstimator {
             let weighted = comb * prior[g]
             if weighted > bestScore { bestScore = weighted; best = g }
         }
-        if getenv("TEMPO_DEBUG") != nil {
-            var line = "n=\(n) lags=\(lags) best=\(Self.minBPM + Double(best) * Self.gridStep)"
-            for b in stride(from: 60.0, through: 200.0, by: 1.0) {
-                let g = Int((b - Self.minBPM) / Self.gridStep)
-                line += " \(Int(b)):\((scores[g] * 100).rounded() / 100)"
-            }
-            print(line)
-            var acfLine = "acf"
-            for l in 0...lags { acfLine += " \((acf[l] * 100).rounded() / 100)" }
-            print(acfLine)
+        // 3b. Metrical level: among the comb's strong local maxima, prefer the period
+        // whose pulse train, at its best phase, lands on the strongest onsets
+        // (Scheirer 1998's phase-locked comb resonators). The ACF alone cannot tell the
+        // beat P from 1.5·P when eighth notes are dense (kick→hat and hat→kick lags
+        // look alike); a pulse train at 1.5·P alternates beats and off-beats.
+        let bestSalience = pulseSalience(period: 60 * frameRate / (Self.minBPM + Double(best) * Self.gridStep), count: n)
+        var chosen = best
+        var chosenSalience = Self.overrideRatio * max(bestSalience, 0.01)
+        var candidates = 0
+        for g in 0..<gridCount where candidates < Self.maxCandidates && g != best {
+            let w = scores[g] * prior[g]
+            guard w >= Self.candidateShare * bestScore else { continue }
+            let left = g > 0 ? scores[g - 1] * prior[g - 1] : -Float.infinity
+            let right = g < gridCount - 1 ? scores[g + 1] * prior[g + 1] : -Float.infinity
+            guard w >= left && w > right else { continue }
+            candidates += 1
+            let period = 60 * frameRate / (Self.minBPM + Double(g) * Self.gridStep)
+            let salience = pulseSalience(period: period, count: n)
+            if salience > chosenSalience { chosenSalience = salience; chosen = g }
         }
+        best = chosen
         // 4. Parabolic interpolation around the winning grid point.
         var offset = 0.0
         if best > 0 && best < gridCount - 1 {
@@ -188,6 +210,29 @@ final class TempoEstimator {
         let peak = Double(scores[best])
         return TempoEstimate(bpm: bpm, confidence: max(0, min(1, peak)), contrast: peak - median(),
                              peakiness: kurtosis)
+    }
+
+    /// Phase salience of a pulse train with `period` (frames) over the normalised onset
+    /// signal `x[0..<count]`: the best phase's mean onset value minus the mean over all
+    /// phases. Pulses are counted back from the newest frame (linear interpolation).
+    private func pulseSalience(period: Double, count n: Int) -> Float {
+        let phases = max(1, Int(2 * period))
+        let pulses = Int((Double(n - 2) - period) / period) + 1
+        guard pulses >= 2 else { return 0 }
+        var bestPhase = -Float.infinity, total: Float = 0
+        for phase in 0..<phases {
+            var sum: Float = 0
+            for k in 0..<pulses {
+                let position = Double(n - 2) - 0.5 * Double(phase) - Double(k) * period
+                let i = Int(position)
+                let t = Float(position - Double(i))
+                sum += xs[i] + t * (xs[i + 1] - xs[i])
+            }
+            let mean = sum / Float(pulses)
+            total += mean
+            bestPhase = max(bestPhase, mean)
+        }
+        return bestPhase - total / Float(phases)
     }
 
     /// The autocorrelation between integer lags (Catmull-Rom cubic).
