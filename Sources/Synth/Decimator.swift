@@ -5,8 +5,9 @@ import Glibc
 /// Halves the sample rate of the oversampled voice mix: a 95-tap linear-phase low-pass
 /// (windowed sinc, Kaiser β = 8 for ≈ −80 dB stop band) with its −6 dB point at 0.44 × the
 /// output rate, so the stop band begins just below the output Nyquist frequency; then
-/// every second sample is kept. The dot product runs on `SIMD8<Float>` over the taps
-/// padded to 96 (a leading zero). Flat (±0.01 dB) to ≈ 0.39 × the output rate (17 kHz at
+/// every second sample is kept. The dot product runs over the taps padded to 96 (a leading
+/// zero) with four independent accumulators (as fast as `SIMD8` in release here, and 4×
+/// faster in debug builds, where generic SIMD is slow). Flat (±0.01 dB) to ≈ 0.39 × the output rate (17 kHz at
 /// 44.1 kHz). A half-band filter would be cheaper but is only −6 dB at the output Nyquist,
 /// which let E6's 17th harmonic fold back at −62 dB at 44.1 kHz.
 /// Group delay: 47 input samples (23.5 output samples).
@@ -22,9 +23,9 @@ public final class Decimator {
     /// Largest input block (samples at the high rate) that `process` accepts at once.
     public let maxInput: Int
 
-    /// Taps as 12 vectors of 8: [0, h[0], h[1], …, h[94]].
-    private let vectors: UnsafeMutablePointer<SIMD8<Float>>
-    private static let vectorCount = 12
+    /// Taps [0, h[0], h[1], …, h[94]].
+    private let taps: UnsafeMutablePointer<Float>
+    private static let paddedCount = 96
     private let buffer: UnsafeMutablePointer<Float>
     private let history = Decimator.taps - 1
 
@@ -48,18 +49,14 @@ public final class Decimator {
         let sum = h.reduce(0, +)
         h = h.map { $0 / sum } // unity gain at DC
         let padded = [0] + h.map(Float.init)
-        vectors = .allocate(capacity: Decimator.vectorCount)
-        for v in 0..<Decimator.vectorCount {
-            var lane = SIMD8<Float>()
-            for j in 0..<8 { lane[j] = padded[8 * v + j] }
-            vectors[v] = lane
-        }
+        taps = .allocate(capacity: Decimator.paddedCount)
+        taps.initialize(from: padded, count: Decimator.paddedCount)
         buffer = .allocate(capacity: history + maxInput)
         buffer.initialize(repeating: 0, count: history + maxInput)
     }
 
     deinit {
-        vectors.deallocate()
+        taps.deallocate()
         buffer.deallocate()
     }
 
@@ -73,12 +70,15 @@ public final class Decimator {
         (buffer + history).update(from: input, count: count)
         for i in 0..<(count / 2) {
             // Window of 96 samples; the newest (input index 2i+1) is last, matching h[94].
-            let w = UnsafeRawPointer(buffer + 2 * i)
-            var acc = SIMD8<Float>()
-            for v in 0..<Decimator.vectorCount {
-                acc += vectors[v] * w.loadUnaligned(fromByteOffset: 32 * v, as: SIMD8<Float>.self)
+            let w = buffer + 2 * i
+            var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
+            var j = 0
+            while j < Decimator.paddedCount {
+                a0 += taps[j] * w[j]; a1 += taps[j + 1] * w[j + 1]
+                a2 += taps[j + 2] * w[j + 2]; a3 += taps[j + 3] * w[j + 3]
+                j += 4
             }
-            output[i] = acc.sum()
+            output[i] = (a0 + a1) + (a2 + a3)
         }
         buffer.update(from: buffer + count, count: history)
     }
