@@ -25,7 +25,7 @@ struct TempoCommand: ParsableCommand {
     @Flag(help: "Print the estimate and the timeline as JSON.")
     var json = false
 
-    @Flag(help: "With --csv: print the detector's unsmoothed estimate and its comb contrast instead of the display.")
+    @Flag(help: "With --csv: print the detector's unsmoothed estimate, onset sharpness and split-half check instead of the display.")
     var raw = false
 
     func validate() throws {
@@ -47,12 +47,12 @@ struct TempoCommand: ParsableCommand {
         let summary = TempoSummary(updates: updates, duration: tracker.time)
         var out = ""
         if csv {
-            out = raw ? "time_s,bpm,confidence,contrast,peakiness,corroborated\n" : "time_s,bpm,confidence\n"
+            out = raw ? "time_s,bpm,confidence,sharpness,corroborated\n" : "time_s,bpm,confidence\n"
             for u in updates {
                 if raw {
                     let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm
-                        + String(format: ",%.3f,%.3f,%.4f,%d\n", u.raw?.confidence ?? 0, u.raw?.contrast ?? 0, u.raw?.peakiness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0)
+                        + String(format: ",%.3f,%.3f,%d\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0)
                 } else {
                     let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)

@@ -1,9 +1,9 @@
 /// Turns the stream of raw tempo estimates into a stable display
 /// (SPEC §6; seed 000 Part 5 "Temporal smoothing" and "Tempo-change detection").
 ///
-/// - A raw estimate counts only when it passes the beat test (confidence ≥ 0.35, or
-///   ≥ 0.15 (the seed's threshold) and confirmed by both halves of the history);
-///   otherwise it is a "no beat" vote.
+/// - A raw estimate counts only when it passes the beat test: sharp onsets, and
+///   confidence ≥ 0.35, or ≥ 0.15 (the seed's threshold) and confirmed by both halves
+///   of the history; otherwise it is a "no beat" vote.
 /// - The display takes a new value only when 2 of the last 3 estimates agree within
 ///   ±5 BPM (it shows their mean); it goes blank when 2 of the last 3 are "no beat".
 /// - 3 consecutive estimates more than 10 BPM from the displayed tempo ask the
@@ -14,6 +14,9 @@ struct TempoDisplayFilter {
     /// Confidence from which an estimate counts without corroboration; weaker ones
     /// (down to `minConfidence`) need the split-half check of `TempoTracker`.
     var strongConfidence = 0.35
+    /// Minimum onset sharpness (1 − r(1)): below it the periodicity is a smooth swell
+    /// (beating partials, tremolo), not a beat.
+    var minSharpness = 0.3
     /// Agreement window (BPM).
     var agreement = 5.0
     /// Divergence that counts towards a tempo-change flush (BPM).
@@ -39,8 +42,9 @@ struct TempoDisplayFilter {
 
     /// Whether `estimate` shows a beat.
     func isBeat(_ estimate: TempoEstimate) -> Bool {
-        estimate.confidence >= strongConfidence
-            || (estimate.confidence >= minConfidence && estimate.corroborated)
+        estimate.sharpness >= minSharpness
+            && (estimate.confidence >= strongConfidence
+                || (estimate.confidence >= minConfidence && estimate.corroborated))
     }
 
     /// Feeds one raw estimate (nil = silence / not enough history). Returns true when

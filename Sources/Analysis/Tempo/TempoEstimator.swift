@@ -4,18 +4,15 @@ import Glibc
 
 /// One raw tempo estimate from the onset history (before display smoothing).
 public struct TempoEstimate: Equatable, Sendable {
-    /// Beat rate in beats per minute, folded into the display range 70–160.
+    /// Beat rate in beats per minute, in the display range (80–160 as estimated).
     public var bpm: Double
     /// Mean normalised autocorrelation at the beat period and its multiples
     /// (0…1; the seed's "peak / zero-lag" generalised to a comb).
     public var confidence: Double
-    /// How much the winning comb stands out from the median comb over the
-    /// whole 70–160 BPM range (same units as `confidence`): ~0 without a beat.
-    public var contrast: Double
-    /// Kurtosis of the detrended onset signal (3 for Gaussian noise): high when the
-    /// onset signal has clear peaks (note or drum onsets), low for the stationary
-    /// flicker of a sustained sound.
-    public var peakiness: Double
+    /// 1 − r(1)/r(0) of the onset signal: ~1 for sharp onsets (drums, plucks, bowed
+    /// attacks), near 0 for a smooth periodic swell (beating partials of a held chord,
+    /// a pad's tremolo), which is periodic but not a beat.
+    public var sharpness: Double
     /// Whether a weak estimate was confirmed by the two halves of the history on their
     /// own (set by `TempoTracker`; see `TempoDisplayFilter`).
     public var corroborated = false
@@ -24,20 +21,24 @@ public struct TempoEstimate: Equatable, Sendable {
 /// Estimates the beat period of an onset-strength history
 /// (SPEC §6; seed 000 Part 5 "Autocorrelation (every ~0.5s)" steps 5–12).
 ///
-/// 1. detrend with a centred 2 s moving mean, half-wave rectify, normalise to zero
-///    mean and unit variance;
-/// 2. unbiased autocorrelation r(l)/r(0) for lags up to four beat periods at 70 BPM
-///    (Scheirer 1998; Ellis 2007 "Beat tracking by dynamic programming");
-/// 3. the improvement over the seed: every candidate tempo b in 70…160 BPM (0.25 BPM
-///    grid) is scored by a comb over the autocorrelation at its period P and the
-///    multiples 2P, 3P, 4P, read between lags with cubic (Catmull-Rom) interpolation.
-///    The multiples give sub-frame resolution (a 0.3-frame error at 4P is 0.075 frames
-///    at P), which a single-lag parabola on a ~43 Hz grid cannot reach, and they carry
-///    the harmonic check of the seed: a candidate at half the beat period (double
-///    tempo) only wins when the off-beat multiples are strong too. A mild log-Gaussian
-///    prior centred on 120 BPM (Ellis 2007; Klapuri et al. 2006) breaks near-ties
-///    between metrical levels;
-/// 4. parabolic interpolation of the comb around the best grid point.
+/// 1. Detrend with a centred 2 s moving mean, half-wave rectify, normalise to zero mean
+///    and unit variance.
+/// 2. Unbiased autocorrelation r(l)/r(0) up to 2/3 of the history (Scheirer 1998;
+///    Ellis 2007), smoothed with [1 4 6 4 1]/16 because onset peaks are one frame wide
+///    and would otherwise fall between lags.
+/// 3. Improvements over the seed's single-lag peak pick:
+///    - a comb per candidate tempo: the mean of r at the period P and all its multiples
+///      read with cubic interpolation; the multiples give sub-frame resolution
+///      (0.3 frames at 8P is 0.04 frames at P), which a ~43 Hz lag grid cannot reach;
+///    - octave families (the seed's harmonic check, generalised): each tempo b in
+///      80–160 BPM is scored by the prior-weighted combs of b/2, b and 2b, so a uniform
+///      eighth-note stream groups in twos, not threes (174 → 87, not 116);
+///    - a log-Gaussian tempo prior centred on 120 BPM, 1.5 octaves wide (Ellis 2007;
+///      Klapuri et al. 2006);
+///    - phase-locked pulse trains (Scheirer's comb resonators) to arbitrate between
+///      strong family maxima: a pulse train at 1.5 beats alternates beats and off-beats,
+///      one at the beat lands on the accents.
+/// 4. Parabolic interpolation of the family score around the winner.
 ///
 /// Allocates its scratch at construction; `estimate` allocates nothing.
 final class TempoEstimator {
@@ -45,21 +46,19 @@ final class TempoEstimator {
     let frameRate: Double
     /// Longest history (frames) that `estimate` accepts.
     let capacity: Int
-    /// Lowest and highest displayed tempo (BPM), SPEC §6.
-    static let displayMin = 70.0
-    static let displayMax = 160.0
-    /// Candidate beat rates searched (BPM), folded into the display range afterwards.
-    static let minBPM = 60.0
-    static let maxBPM = 200.0
+    /// One octave of candidate tempi (BPM); every octave family has one member here.
+    static let minBPM = 80.0
+    static let maxBPM = 160.0
     static let gridStep = 0.25
     /// Longest comb lag as a share of the history.
     static let lagShare = 2.0 / 3.0
-    /// Comb maxima within this share of the best are metrical-level candidates.
+    /// Family maxima within this share of the best are metrical-level candidates.
     static let candidateShare: Float = 0.7
     static let maxCandidates = 6
-    /// Phase salience a candidate needs, relative to the comb's winner, to replace it.
+    /// Phase salience a candidate needs, relative to the winner's, to replace it.
     static let overrideRatio: Float = 1.25
-    /// Width of the log-Gaussian tempo prior (octaves).
+    /// Log-Gaussian tempo prior: centre (BPM) and width (octaves).
+    static let priorCentre = 120.0
     static let priorWidth = 1.5
 
     private let x: UnsafeMutablePointer<Float>
@@ -68,154 +67,146 @@ final class TempoEstimator {
     private let acf: UnsafeMutablePointer<Float>
     private let smoothed: UnsafeMutablePointer<Float>
     private let scores: UnsafeMutablePointer<Float>
-    private let sorted: UnsafeMutablePointer<Float>
-    private let prior: UnsafeMutablePointer<Float>
     private let gridCount: Int
     private let maxLag: Int
+    private var lags = 0
 
     init(frameRate: Double, capacity: Int) {
         self.frameRate = frameRate
         self.capacity = capacity
-        gridCount = Int(((Self.maxBPM - Self.minBPM) / Self.gridStep).rounded()) + 1
-        maxLag = max(4, Int(Double(capacity) * Self.lagShare))
+        gridCount = Int(((Self.maxBPM - Self.minBPM) / Self.gridStep).rounded())
+        maxLag = max(8, Int(Double(capacity) * Self.lagShare))
         x = .allocate(capacity: capacity)
         xs = .allocate(capacity: capacity)
         prefix = .allocate(capacity: capacity + 1)
         acf = .allocate(capacity: maxLag + 1)
         smoothed = .allocate(capacity: maxLag + 1)
         scores = .allocate(capacity: gridCount)
-        sorted = .allocate(capacity: gridCount)
-        prior = .allocate(capacity: gridCount)
-        for g in 0..<gridCount {
-            let bpm = Self.minBPM + Double(g) * Self.gridStep
-            let octaves = log2(bpm / 120)
-            prior[g] = Float(exp(-0.5 * octaves * octaves / (Self.priorWidth * Self.priorWidth)))
-        }
     }
 
     deinit {
-        x.deallocate(); xs.deallocate(); prefix.deallocate(); acf.deallocate(); smoothed.deallocate()
-        scores.deallocate(); sorted.deallocate(); prior.deallocate()
+        x.deallocate(); xs.deallocate(); prefix.deallocate(); acf.deallocate()
+        smoothed.deallocate(); scores.deallocate()
     }
 
     /// Estimates the tempo of `onset[0..<count]` (oldest first). Returns nil when the
-    /// signal is flat (no variance after detrending).
+    /// history is too short or flat.
     func estimate(_ onset: UnsafePointer<Float>, count n: Int) -> TempoEstimate? {
         precondition(n <= capacity)
-        guard n >= 16 else { return nil }
-        // 1. Detrend: subtract the centred 2 s moving mean (prefix sums), rectify.
+        guard n >= 24, prepare(onset, count: n) else { return nil }
+        let sharpness = Double(1 - acf[1])
+        smoothACF()
+
+        // 3. Octave-family score per candidate; remember the best.
+        var best = 0
+        for g in 0..<gridCount {
+            let bpm = Self.minBPM + Double(g) * Self.gridStep
+            scores[g] = weightedComb(bpm / 2) + weightedComb(bpm) + weightedComb(bpm * 2)
+            if scores[g] > scores[best] { best = g }
+        }
+        // Metrical level among strong family maxima: phase-locked pulse salience.
+        let bestScore = scores[best]
+        var chosen = best
+        var chosenSalience = Self.overrideRatio * max(pulseSalience(bpm: bpm(at: best), count: n), 0.01)
+        var candidates = 0
+        for g in 0..<gridCount where candidates < Self.maxCandidates && g != best {
+            let s = scores[g]
+            guard s >= Self.candidateShare * bestScore,
+                  s >= scores[(g + gridCount - 1) % gridCount], s > scores[(g + 1) % gridCount] else { continue }
+            candidates += 1
+            let salience = pulseSalience(bpm: bpm(at: g), count: n)
+            if salience > chosenSalience { chosenSalience = salience; chosen = g }
+        }
+        // 4. Parabolic interpolation (the grid wraps: 80 BPM is 160 BPM's family).
+        let a = Double(scores[(chosen + gridCount - 1) % gridCount]), b = Double(scores[chosen])
+        let c = Double(scores[(chosen + 1) % gridCount])
+        let den = a - 2 * b + c
+        let offset = den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
+        var tempo = bpm(at: chosen) + offset * Self.gridStep
+        if tempo < Self.minBPM { tempo *= 2 }
+        if tempo >= Self.maxBPM { tempo /= 2 }
+        let confidence = max(comb(tempo), comb(tempo / 2), comb(tempo * 2))
+        return TempoEstimate(bpm: tempo, confidence: Double(max(0, min(1, confidence))), sharpness: sharpness)
+    }
+
+    @inline(__always)
+    private func bpm(at g: Int) -> Double { Self.minBPM + Double(g) * Self.gridStep }
+
+    /// Step 1 and the raw autocorrelation of step 2. False when the signal is flat.
+    private func prepare(_ onset: UnsafePointer<Float>, count n: Int) -> Bool {
         prefix[0] = 0
         for i in 0..<n { prefix[i + 1] = prefix[i] + Double(onset[i]) }
-        let halfWin = max(1, Int((frameRate).rounded()))
-        var mean = 0.0, m2 = 0.0, m4 = 0.0
+        let halfWindow = max(1, Int(frameRate.rounded()))   // 2 s centred window
+        var mean = 0.0
         for i in 0..<n {
-            let lo = max(0, i - halfWin), hi = min(n, i + halfWin + 1)
-            let d = Double(onset[i]) - (prefix[hi] - prefix[lo]) / Double(hi - lo)
-            m2 += d * d
-            m4 += d * d * d * d
-            let v = Float(max(0, d))
+            let lo = max(0, i - halfWindow), hi = min(n, i + halfWindow + 1)
+            let v = Float(max(0, Double(onset[i]) - (prefix[hi] - prefix[lo]) / Double(hi - lo)))
             x[i] = v
             mean += Double(v)
         }
-        let kurtosis = m2 > 0 ? m4 * Double(n) / (m2 * m2) : 0
-        // Normalise to zero mean, unit variance.
         mean /= Double(n)
         var variance = 0.0
-        for i in 0..<n {
-            let d = Double(x[i]) - mean
-            variance += d * d
-        }
+        for i in 0..<n { let d = Double(x[i]) - mean; variance += d * d }
         variance /= Double(n)
-        guard variance > 1e-12 else { return nil }
+        guard variance > 1e-12 else { return false }
         let inv = Float(1 / variance.squareRoot()), m = Float(mean)
         for i in 0..<n { x[i] = (x[i] - m) * inv }
-
-        // A [1 2 1]/4 low-passed copy for the phase-locked pulse trains.
+        // A [1 2 1]/4 low-passed copy for the pulse trains.
         xs[0] = (3 * x[0] + x[1]) / 4
         for i in 1..<(n - 1) { xs[i] = (x[i - 1] + 2 * x[i] + x[i + 1]) / 4 }
         xs[n - 1] = (x[n - 2] + 3 * x[n - 1]) / 4
 
-        // 2. Unbiased autocorrelation, normalised by the zero lag.
-        let lags = min(maxLag, Int(Double(n) * Self.lagShare))
+        lags = min(maxLag, Int(Double(n) * Self.lagShare))
         for l in 0...lags {
             var s: Float = 0
             for i in 0..<(n - l) { s += x[i] * x[i + l] }
             acf[l] = s / Float(n - l)
         }
         let r0 = acf[0]
-        guard r0 > 0 else { return nil }
+        guard r0 > 0 else { return false }
         for l in 0...lags { acf[l] /= r0 }
-        // Smooth with [1 4 6 4 1]/16 (= the ACF of the onset signal low-passed by
-        // [1 2 1]/4): onset peaks are one frame wide, so the raw ACF is undersampled at
-        // non-integer beat periods and a peak between two lags reads too low.
-        smoothed[0] = (6 * acf[0] + 8 * acf[1] + 2 * acf[2]) / 16
-        smoothed[1] = (4 * acf[0] + 7 * acf[1] + 4 * acf[2] + acf[3]) / 16
-        for l in 2...(lags - 2) {
-            smoothed[l] = (acf[l - 2] + 4 * acf[l - 1] + 6 * acf[l] + 4 * acf[l + 1] + acf[l + 2]) / 16
-        }
-        smoothed[lags - 1] = (acf[lags - 3] + 4 * acf[lags - 2] + 6 * acf[lags - 1] + 5 * acf[lags]) / 16
-        smoothed[lags] = (acf[lags - 2] + 4 * acf[lags - 1] + 11 * acf[lags]) / 16
-        let norm = smoothed[0]
-        for l in 0...lags { acf[l] = smoothed[l] / norm }
-
-        // 3. Comb score per candidate tempo, with the prior.
-        var best = 0
-        var bestScore = -Float.infinity
-        for g in 0..<gridCount {
-            let bpm = Self.minBPM + Double(g) * Self.gridStep
-            let period = 60 * frameRate / bpm
-            var sum: Float = 0, count: Float = 0
-            var lag = period
-            while lag <= Double(lags - 2) {
-                sum += interpolatedACF(lag)
-                count += 1
-                lag += period
-            }
-            let comb = count > 0 ? sum / count : 0
-            scores[g] = comb
-            let weighted = comb * prior[g]
-            if weighted > bestScore { bestScore = weighted; best = g }
-        }
-        // 3b. Metrical level: among the comb's strong local maxima, prefer the period
-        // whose pulse train, at its best phase, lands on the strongest onsets
-        // (Scheirer 1998's phase-locked comb resonators). The ACF alone cannot tell the
-        // beat P from 1.5·P when eighth notes are dense (kick→hat and hat→kick lags
-        // look alike); a pulse train at 1.5·P alternates beats and off-beats.
-        let bestSalience = pulseSalience(period: 60 * frameRate / (Self.minBPM + Double(best) * Self.gridStep), count: n)
-        var chosen = best
-        var chosenSalience = Self.overrideRatio * max(bestSalience, 0.01)
-        var candidates = 0
-        for g in 0..<gridCount where candidates < Self.maxCandidates && g != best {
-            let w = scores[g] * prior[g]
-            guard w >= Self.candidateShare * bestScore else { continue }
-            let left = g > 0 ? scores[g - 1] * prior[g - 1] : -Float.infinity
-            let right = g < gridCount - 1 ? scores[g + 1] * prior[g + 1] : -Float.infinity
-            guard w >= left && w > right else { continue }
-            candidates += 1
-            let period = 60 * frameRate / (Self.minBPM + Double(g) * Self.gridStep)
-            let salience = pulseSalience(period: period, count: n)
-            if salience > chosenSalience { chosenSalience = salience; chosen = g }
-        }
-        best = chosen
-        // 4. Parabolic interpolation around the winning grid point.
-        var offset = 0.0
-        if best > 0 && best < gridCount - 1 {
-            let a = Double(scores[best - 1]), b = Double(scores[best]), c = Double(scores[best + 1])
-            let den = a - 2 * b + c
-            if den < 0 { offset = max(-0.5, min(0.5, 0.5 * (a - c) / den)) }
-        }
-        var bpm = Self.minBPM + (Double(best) + offset) * Self.gridStep
-        while bpm > Self.displayMax { bpm /= 2 }
-        while bpm < Self.displayMin { bpm *= 2 }
-        let peak = Double(scores[best])
-        return TempoEstimate(bpm: bpm, confidence: max(0, min(1, peak)), contrast: peak - median(),
-                             peakiness: kurtosis)
+        return true
     }
 
-    /// Phase salience of a pulse train with `period` (frames) over the normalised onset
-    /// signal `x[0..<count]`: the best phase's mean onset value minus the mean over all
-    /// phases. Pulses are counted back from the newest frame (linear interpolation).
-    private func pulseSalience(period: Double, count n: Int) -> Float {
+    /// Smooths the ACF with [1 4 6 4 1]/16 (even extension at lag 0, clamped at the end)
+    /// and renormalises it to r(0) = 1.
+    private func smoothACF() {
+        @inline(__always) func at(_ l: Int) -> Float { acf[min(abs(l), lags)] }
+        for l in 0...lags {
+            smoothed[l] = (at(l - 2) + 4 * at(l - 1) + 6 * at(l) + 4 * at(l + 1) + at(l + 2)) / 16
+        }
+        let norm = smoothed[0]
+        for l in 0...lags { acf[l] = smoothed[l] / norm }
+    }
+
+    /// Mean smoothed ACF at every multiple of the period of `bpm` within the lag range
+    /// (0 when even one period does not fit).
+    private func comb(_ bpm: Double) -> Float {
+        let period = 60 * frameRate / bpm
+        let limit = Double(lags - 2)
+        guard period >= 1, period <= limit else { return 0 }
+        var sum: Float = 0, count: Float = 0
+        var lag = period
+        while lag <= limit {
+            sum += interpolatedACF(lag)
+            count += 1
+            lag += period
+        }
+        return sum / count
+    }
+
+    /// The comb weighted by the log-Gaussian prior.
+    @inline(__always)
+    private func weightedComb(_ bpm: Double) -> Float {
+        let octaves = log2(bpm / Self.priorCentre) / Self.priorWidth
+        return comb(bpm) * Float(exp(-0.5 * octaves * octaves))
+    }
+
+    /// Phase salience of a pulse train at `bpm` over the normalised, low-passed onset
+    /// signal: the best phase's mean onset value minus the mean over all phases (half-
+    /// frame phase steps, pulses counted back from the newest frame).
+    private func pulseSalience(bpm: Double, count n: Int) -> Float {
+        let period = 60 * frameRate / bpm
         let phases = max(1, Int(2 * period))
         let pulses = Int((Double(n - 2) - period) / period) + 1
         guard pulses >= 2 else { return 0 }
@@ -235,26 +226,15 @@ final class TempoEstimator {
         return bestPhase - total / Float(phases)
     }
 
-    /// The autocorrelation between integer lags (Catmull-Rom cubic).
+    /// The ACF between integer lags (Catmull-Rom cubic).
     @inline(__always)
     private func interpolatedACF(_ lag: Double) -> Float {
         let i = Int(lag)
         let t = Float(lag - Double(i))
-        let p0 = acf[max(i - 1, 0)], p1 = acf[i], p2 = acf[i + 1], p3 = acf[i + 2]
+        let p0 = acf[max(i - 1, 0)], p1 = acf[i], p2 = acf[i + 1], p3 = acf[min(i + 2, lags)]
         let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
         let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
         let c = -0.5 * p0 + 0.5 * p2
         return ((a * t + b) * t + c) * t + p1
-    }
-
-    /// Median of the comb scores (insertion sort on scratch; ~361 values).
-    private func median() -> Double {
-        for g in 0..<gridCount {
-            let v = scores[g]
-            var j = g
-            while j > 0 && sorted[j - 1] > v { sorted[j] = sorted[j - 1]; j -= 1 }
-            sorted[j] = v
-        }
-        return Double(sorted[gridCount / 2])
     }
 }

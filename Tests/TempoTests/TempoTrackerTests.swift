@@ -1,0 +1,117 @@
+import Analysis
+import SpecvizTestSupport
+import XCTest
+
+/// Tempo tracker on synthesised rhythms (issue 9): click tracks, the seed's syncopated
+/// pattern, and beat-less input. Signals are short (≤ 12 s at 22.05 kHz) to keep debug
+/// runs fast; 22.05 kHz uses 512-point frames, the same ~43 frames/s as 1024 at 44.1 kHz.
+final class TempoTrackerTests: XCTestCase {
+    private let rate = 22_050
+
+    /// Runs a tracker over `samples` in 1000-sample chunks and returns every update.
+    private func track(_ samples: [Float], sampleRate: Int? = nil, chunk: Int = 1000) -> (TempoTracker, [TempoUpdate]) {
+        let tracker = TempoTracker(sampleRate: sampleRate ?? rate)
+        var updates: [TempoUpdate] = []
+        tracker.onUpdate = { updates.append($0) }
+        samples.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                let n = min(chunk, all.count - i)
+                tracker.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
+                i += n
+            }
+        }
+        return (tracker, updates)
+    }
+
+    /// Asserts the display locks onto `expected` ± `tolerance` BPM within `lockBy` seconds
+    /// and then stays there.
+    private func assertLocks(_ updates: [TempoUpdate], on expected: Double, tolerance: Double = 1.0,
+                             lockBy: Double = 5.0, file: StaticString = #filePath, line: UInt = #line) {
+        guard let first = updates.firstIndex(where: { $0.display.map { abs($0.bpm - expected) <= tolerance } ?? false }) else {
+            XCTFail("never displayed \(expected) BPM; last display \(String(describing: updates.last?.display))", file: file, line: line)
+            return
+        }
+        XCTAssertLessThanOrEqual(updates[first].time, lockBy, "locked late", file: file, line: line)
+        for u in updates[first...] {
+            guard let d = u.display else { XCTFail("display dropped at \(u.time) s", file: file, line: line); return }
+            XCTAssertEqual(d.bpm, expected, accuracy: tolerance, "at \(u.time) s", file: file, line: line)
+        }
+    }
+
+    func testClicksAt120BPM() {
+        let (tracker, updates) = track(ClickTracks.clicks(bpm: 120, seconds: 10, sampleRate: rate))
+        assertLocks(updates, on: 120)
+        XCTAssertGreaterThan(tracker.display?.confidence ?? 0, 0.35)
+        // One onset per click (±10 %), driving the beat dot.
+        XCTAssertEqual(Double(tracker.beatCount), 20, accuracy: 2)
+    }
+
+    func testClicksAt90BPM() {
+        assertLocks(track(ClickTracks.clicks(bpm: 90, seconds: 10, sampleRate: rate)).1, on: 90)
+    }
+
+    func testDrumAndBassAt174BPMDisplaysHalf() {
+        // Above the 160 BPM display limit the tempo is halved (SPEC §6).
+        let signal = ClickTracks.fourOnTheFloor(bpm: 174, seconds: 10, sampleRate: rate)
+        assertLocks(track(signal).1, on: 87)
+    }
+
+    func testSyncopated123BPMPatternOfSeed002() {
+        // Kicks on 1, 2.5 and 4, hats on every eighth: inter-onset intervals alone give
+        // ~98 BPM; the autocorrelation must find 123.
+        let (_, updates) = track(ClickTracks.syncopated(bpm: 123, seconds: 12, sampleRate: rate))
+        assertLocks(updates, on: 123, tolerance: 1.5)
+    }
+
+    func testFullRate44100() {
+        let (tracker, updates) = track(ClickTracks.fourOnTheFloor(bpm: 128, seconds: 8, sampleRate: 44_100),
+                                       sampleRate: 44_100, chunk: 4096)
+        XCTAssertEqual(tracker.hop, 1024)
+        assertLocks(updates, on: 128)
+    }
+
+    func testSilenceShowsNothing() {
+        let (tracker, updates) = track([Float](repeating: 0, count: rate * 8))
+        XCTAssertTrue(updates.allSatisfy { $0.display == nil })
+        XCTAssertEqual(tracker.beatCount, 0)
+        // At least two display updates per second (SPEC §1 CSV contract).
+        XCTAssertGreaterThanOrEqual(Double(updates.count), 2 * 8 - 1)
+    }
+
+    func testSustainedChordShowsNothing() {
+        let (_, updates) = track(ClickTracks.sustainedChord(seconds: 10, sampleRate: rate))
+        XCTAssertTrue(updates.allSatisfy { $0.display == nil },
+                      "displayed \(updates.compactMap { $0.display?.bpm })")
+    }
+
+    func testQuietIntroShowsNothingUntilTheBeat() {
+        // 5 s of a sustained chord, then clicks at 100 BPM on top.
+        let intro = 5.0
+        var signal = ClickTracks.sustainedChord(seconds: 12, sampleRate: rate, gain: 0.1)
+        let clicks = ClickTracks.clicks(bpm: 100, seconds: 12, sampleRate: rate, leadIn: intro)
+        for i in signal.indices { signal[i] += clicks[i] }
+        let updates = track(signal).1
+        XCTAssertTrue(updates.filter { $0.time < intro }.allSatisfy { $0.display == nil })
+        assertLocks(updates, on: 100, lockBy: intro + 5)
+    }
+
+    func testCausalAndChunkIndependent() {
+        // The same audio in different chunk sizes gives the same updates, and audio after
+        // time t never changes what was shown before t.
+        let a = ClickTracks.clicks(bpm: 110, seconds: 6, sampleRate: rate)
+        let b = ClickTracks.sustainedChord(seconds: 3, sampleRate: rate)
+        let whole = track(a + b, chunk: 777).1
+        let prefix = track(a, chunk: 4096).1
+        XCTAssertEqual(Array(whole.prefix(prefix.count)), prefix)
+        for (i, u) in whole.enumerated() where i > 0 {
+            XCTAssertGreaterThan(u.time, whole[i - 1].time)
+        }
+    }
+
+    func testBenchmarkReportsSpeed() {
+        let result = TempoBenchmark.benchmark()
+        XCTAssertGreaterThan(result.microsecondsPerHop, 0)
+        XCTAssertGreaterThan(result.realTimeFactor, 1)
+    }
+}
