@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Spectral Harmonic Fingerprint (seed 004 §6): Goertzel probes of harmonics 2…8 of a
+/// candidate f0 on a Hann-windowed copy of the analysis window.
+///
+/// Per harmonic: amplitude versus the mean of two reference probes half a semitone either
+/// side (at least 2.5 bins away, outside the Hann main lobe); present when 3× above.
+/// Probes within ±3 Hz of a 50 or 60 Hz multiple are discarded (more than three discarded
+/// rejects the candidate). Decay check: a harmonic more than 2× the one below is a
+/// violation; more than two reject. Composite score = 0.4·present/7 + 0.4·SNR term
+/// + 0.2·(1 − violations/3), where the SNR term is Σ min(ratio, 10) over present harmonics
+/// divided by 35, clamped to 1. The rescue adds 0.06 per earlier frame (of the last 8) that
+/// chose the same MIDI note, at most 0.25, and accepts at 0.35.
+/// All storage at construction; nothing here allocates.
+public final class HarmonicFingerprint {
+    /// Evidence for one candidate.
+    public struct Evidence: Sendable, Equatable {
+        /// Harmonics 2…8 found 3× above their reference band.
+        public var present: Int
+        /// Composite score 0…1 (without persistence).
+        public var score: Double
+        /// Rejected by the mains or decay rules.
+        public var rejected: Bool
+    }
+
+    public let size: Int
+    public let sampleRate: Double
+    private let hann: UnsafeMutablePointer<Float>
+    private let buffer: UnsafeMutablePointer<Float>
+    private let history: UnsafeMutablePointer<Int>
+    private var historyIndex = 0
+
+    public init(size: Int, sampleRate: Double) {
+        self.size = size
+        self.sampleRate = sampleRate
+        hann = .allocate(capacity: size)
+        buffer = .allocate(capacity: size)
+        history = .allocate(capacity: 8)
+        history.initialize(repeating: -1, count: 8)
+        for i in 0..<size { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))) }
+        buffer.initialize(repeating: 0, count: size)
+    }
+
+    deinit { hann.deallocate(); buffer.deallocate(); history.deallocate() }
+
+    /// Loads a window (`size` samples) for the following probes.
+    public func load(_ x: UnsafePointer<Float>) {
+        for i in 0..<size { buffer[i] = x[i] * hann[i] }
+    }
+
+    /// True when `f` (Hz) lies within `tolerance` Hz of a multiple of 50 or 60 Hz (≤ 1.2 kHz).
+    public static func isMains(_ f: Double, tolerance: Double = 3) -> Bool {
+        for base in [50.0, 60.0] {
+            let k = (f / base).rounded()
+            if k >= 1 && k <= 20 && abs(f - k * base) <= tolerance { return true }
+        }
+        return false
+    }
+
+    /// Whether a candidate f0 looks like mains hum: it and at least 6 of its harmonics 2…8
+    /// sit within ±`tolerance` Hz of mains multiples.
+    public static func isMainsLike(_ f0: Double, tolerance: Double = 1.5) -> Bool {
+        guard f0 < 190, isMains(f0, tolerance: tolerance) else { return false }
+        var n = 0
+        for h in 2...8 where isMains(Double(h) * f0, tolerance: tolerance * Double(h).squareRoot()) { n += 1 }
+        return n >= 6
+    }
+
+    /// Amplitudes at `f` and at the two reference frequencies, in one pass.
+    private func goertzel3(_ f: Double, _ fa: Double, _ fb: Double) -> (Double, Double, Double) {
+        let w = 2 * Double.pi / sampleRate
+        let c0 = 2 * cos(w * f), c1 = 2 * cos(w * fa), c2 = 2 * cos(w * fb)
+        var s01 = 0.0, s02 = 0.0, s11 = 0.0, s12 = 0.0, s21 = 0.0, s22 = 0.0
+        for i in 0..<size {
+            let x = Double(buffer[i])
+            let s0 = x + c0 * s01 - s02; s02 = s01; s01 = s0
+            let s1 = x + c1 * s11 - s12; s12 = s11; s11 = s1
+            let s2 = x + c2 * s21 - s22; s22 = s21; s21 = s2
+        }
+        let p0 = s01 * s01 + s02 * s02 - c0 * s01 * s02
+        let p1 = s11 * s11 + s12 * s12 - c1 * s11 * s12
+        let p2 = s21 * s21 + s22 * s22 - c2 * s21 * s22
+        return (max(p0, 0).squareRoot(), max(p1, 0).squareRoot(), max(p2, 0).squareRoot())
+    }
+
+    /// Probes harmonics 2…8 of `f0` (Hz). Harmonics above 0.45·rate count as absent.
+    public func evaluate(f0: Double) -> Evidence {
+        let binHz = sampleRate / Double(size)
+        var present = 0, mains = 0, violations = 0
+        var snrSum = 0.0
+        var previous = -1.0
+        for h in 2...8 {
+            let f = Double(h) * f0
+            if f > 0.45 * sampleRate { break }
+            if HarmonicFingerprint.isMains(f) { mains += 1; previous = -1; continue }
+            let offset = max(f * (exp2(1.0 / 24) - 1), 2.5 * binHz)
+            let (a, ra, rb) = goertzel3(f, max(f - offset, binHz), f + offset)
+            let ref = 0.5 * (ra + rb) + 1e-12
+            let ratio = a / ref
+            if ratio >= 3 { present += 1; snrSum += min(ratio, 10) }
+            if previous > 0 && a > 2 * previous { violations += 1 }
+            previous = a
+        }
+        let rejected = mains > 3 || violations > 2
+        let snrTerm = min(1, snrSum / 35)
+        let score = 0.4 * Double(present) / 7 + 0.4 * snrTerm + 0.2 * (1 - Double(min(violations, 3)) / 3)
+        return Evidence(present: present, score: rejected ? 0 : score, rejected: rejected)
+    }
+
+    /// Persistence boost for a MIDI note: 0.06 per earlier frame of the last 8, ≤ 0.25.
+    public func persistence(midi: Int) -> Double {
+        var n = 0
+        for i in 0..<8 where history[i] == midi { n += 1 }
+        return min(0.25, 0.06 * Double(n))
+    }
+
+    /// Records this frame's rescue choice (or −1 for none) in the 8-frame history.
+    public func record(midi: Int) {
+        history[historyIndex] = midi
+        historyIndex = (historyIndex + 1) & 7
+    }
+
+    /// Clears the persistence history.
+    public func reset() {
+        for i in 0..<8 { history[i] = -1 }
+        historyIndex = 0
+    }
+}

@@ -1,0 +1,241 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Tuning
+
+/// One window's pitch, before latching and smoothing.
+public struct PitchEstimate: Sendable, Equatable {
+    /// Which path produced it.
+    public enum Source: String, Sendable {
+        case yin, autocorrelation, both, fingerprint
+    }
+    /// Fundamental frequency (Hz).
+    public var frequency: Double
+    /// Confidence 0…1 (YIN 1 − CMND, Pearson r, or fingerprint score).
+    public var confidence: Double
+    public var source: Source
+
+    public init(frequency: Double, confidence: Double, source: Source) {
+        self.frequency = frequency
+        self.confidence = confidence
+        self.source = source
+    }
+}
+
+/// The hybrid detector of seed 004 §6 for one analysis window:
+///
+/// 1. latch-aware zero-phase Butterworth low-pass (12× the latched f0, ≤ 4 kHz) on YIN's
+///    input when latched at or below 400 Hz, and YIN's relaxed search near the latched lag;
+/// 2. YIN and Pearson autocorrelation, combined by band: above 95 Hz trust YIN; 65–95 Hz
+///    YIN at confidence ≥ 0.88, else the autocorrelation must agree on the MIDI note;
+///    below 65 Hz both must agree;
+/// 3. the Spectral Harmonic Fingerprint rescue when that fails;
+/// 4. mains rejection (a candidate at a 50/60 Hz multiple whose harmonics all are too);
+/// 5. the harmonic gate for new notes below 200 Hz, bypassed at Pearson r ≥ 0.90.
+///
+/// All buffers are allocated at construction; `detect` does not allocate.
+public final class HybridPitchDetector {
+    public let sampleRate: Double
+    /// Analysis window (samples).
+    public let windowSize: Int
+    /// Lag bounds (samples) from the frequency range.
+    public let minLag: Int, maxLag: Int
+    private let raw: LagAnalysis
+    private let filtered: LagAnalysis
+    private let filterBuffer: UnsafeMutablePointer<Float>
+    private var lowPass = ZeroPhaseLowPass()
+    private let fingerprint: HarmonicFingerprint
+    /// Ambient level tracker.
+    public private(set) var noiseFloor = NoiseFloor()
+    /// Level of the last window (dBFS RMS).
+    public private(set) var level = -120.0
+    /// Energy Σx² of the last window.
+    public var windowEnergy: Double { raw.energy }
+    /// The last YIN and autocorrelation results (for diagnostics and `--raw`).
+    public private(set) var lastYin: LagEstimate?
+    public private(set) var lastPearson: PearsonPeakSearch.Result?
+
+    /// - Parameters:
+    ///   - sampleRate: Hz.
+    ///   - windowSize: samples (power of two; 2048 per SPEC §5).
+    ///   - minFrequency, maxFrequency: search range in Hz (default 28 Hz … 2 kHz).
+    public init(sampleRate: Int, windowSize: Int = 2048, minFrequency: Double = 28, maxFrequency: Double = 2000) {
+        self.sampleRate = Double(sampleRate)
+        self.windowSize = windowSize
+        minLag = max(2, Int((Double(sampleRate) / maxFrequency).rounded(.down)))
+        maxLag = min(windowSize - windowSize / 8, Int((Double(sampleRate) / minFrequency).rounded(.up)))
+        raw = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
+        filtered = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
+        filterBuffer = .allocate(capacity: windowSize)
+        fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: Double(sampleRate))
+    }
+
+    deinit { filterBuffer.deallocate() }
+
+    /// Forgets the noise floor and rescue history.
+    public func reset() {
+        noiseFloor = NoiseFloor()
+        fingerprint.reset()
+        lastYin = nil
+        lastPearson = nil
+    }
+
+    /// Detects the pitch of `window` (`windowSize` samples). `latched` is the frequency the
+    /// display is latched to (Hz), nil when it shows `---`; `highPassed` is the same window
+    /// through the tracker's streaming high-pass at half the latched f0 (nil: not available).
+    /// Does not allocate.
+    public func detect(_ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
+                       latched: Double?) -> PitchEstimate? {
+        raw.analyse(window)
+        let ms = raw.energy / Double(windowSize)
+        level = ms > 1e-24 ? 10 * log10(ms) : -240
+        noiseFloor.update(level: level)
+        lastYin = nil; lastPearson = nil
+        guard ms > 1e-14 else { fingerprint.record(midi: -1); return nil }   // below −140 dBFS
+
+        // 1. YIN input when latched: the high-passed stream (`highPassed`, see
+        //    StreamingHighPass) if given, low-passed at 12× f0 (≤ 4 kHz) when f0 ≤ 400 Hz
+        //    (seed 004: zero phase, forward then backward).
+        var yinInput = raw
+        if let f = latched {
+            let lp = f <= 400
+            if lp || highPassed != nil {
+                let src = highPassed ?? window
+                if lp {
+                    lowPass.setCutoff(min(12 * f, 4000), sampleRate: sampleRate)
+                    lowPass.apply(src, filterBuffer, count: windowSize)
+                } else {
+                    filterBuffer.update(from: src, count: windowSize)
+                }
+                filtered.analyse(filterBuffer)
+                yinInput = filtered
+            }
+        }
+        var yin = YinSearch.search(yinInput, minLag: minLag, maxLag: maxLag)
+        if let f = latched {
+            let expected = sampleRate / f
+            let inWindow = yin.map { abs(log2($0.lag / expected)) < 1.0 / 12 } ?? false
+            // A deep first dip at 1/2, 1/3 or 1/4 of the latched period means the latch is on a
+            // subharmonic (every period-T signal also dips at 2T): keep the standard result.
+            let subharmonicLatch = yin.map { y in
+                y.confidence >= 1 - Double(YinSearch.threshold) && (2...4).contains { k in
+                    abs(log2(Double(k) * y.lag / expected)) < 0.04
+                }
+            } ?? false
+            if !inWindow, !subharmonicLatch,
+               let near = YinSearch.searchNear(yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag) {
+                if yin == nil || near.confidence >= yin!.confidence - 0.05 { yin = near }
+            }
+        }
+        let ac = PearsonPeakSearch.search(raw, minLag: minLag, maxLag: maxLag)
+        lastYin = yin; lastPearson = ac
+
+        // 2. Band combination.
+        var result: PitchEstimate?
+        if let y = yin {
+            let fy = y.frequency(sampleRate: sampleRate)
+            let agree = ac.map { sameNote($0.estimate.frequency(sampleRate: sampleRate), fy) } ?? false
+            if fy > 95 {
+                result = PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
+            } else if fy >= 65 {
+                if y.confidence >= 0.88 || agree {
+                    result = PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
+                }
+            } else if agree {
+                result = PitchEstimate(frequency: fy, confidence: y.confidence, source: .both)
+            }
+        }
+
+        // 3. Rescue.
+        var evidence: HarmonicFingerprint.Evidence?
+        if result == nil {
+            if level > noiseFloor.effective {
+                fingerprint.load(window)
+                if let (f, ev, score) = rescue() {
+                    result = PitchEstimate(frequency: f, confidence: min(1, score), source: .fingerprint)
+                    evidence = ev
+                }
+            } else {
+                fingerprint.record(midi: -1)
+            }
+        }
+        guard let candidate = result else { return nil }
+
+        // 4. Mains hum is not a note.
+        if HarmonicFingerprint.isMainsLike(candidate.frequency) { return nil }
+
+        // 5. Harmonic gate for new low notes.
+        let isNew = latched.map { !sameNote($0, candidate.frequency, tolerance: 0.6) } ?? true
+        if isNew && candidate.frequency < 200 {
+            let strongAC = ac.map {
+                $0.estimate.confidence >= 0.90 && sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
+            } ?? false
+            if !strongAC {
+                if evidence == nil { fingerprint.load(window); evidence = fingerprint.evaluate(f0: candidate.frequency) }
+                var ev = evidence!
+                if ev.present == 0 { ev.score = 0 }   // the decay term means nothing without harmonics
+                let f = candidate.frequency
+                let pass: Bool
+                if f < 80 { pass = ev.present >= 2 || ev.score >= 0.35 }
+                else if f < 130 { pass = ev.present >= 1 || ev.score >= 0.20 }
+                else { pass = ev.present >= 1 || ev.score >= 0.15 }
+                if !pass || ev.rejected { return nil }
+            }
+        }
+        return candidate
+    }
+
+    /// Same MIDI note: within `tolerance` semitones (0.5 = rounds to the same note).
+    @inline(__always) func sameNote(_ a: Double, _ b: Double, tolerance: Double = 0.5) -> Bool {
+        abs(12 * log2(a / b)) < tolerance
+    }
+
+    /// SHF rescue: candidates are the deepest YIN dips and highest Pearson peaks of the
+    /// raw window; the best composite score (+ persistence) wins if ≥ 0.35.
+    private func rescue() -> (Double, HarmonicFingerprint.Evidence, Double)? {
+        var bestScore = 0.0, bestLag = 0
+        var bestEvidence = HarmonicFingerprint.Evidence(present: 0, score: 0, rejected: true)
+        var bestMidi = -1
+        // Up to 4 lowest CMND local minima and 4 highest Pearson local maxima.
+        var lags = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &lags) { raw8 in
+            let l = raw8.bindMemory(to: Int.self)
+            pickExtrema(raw.cmnd, lowest: true, into: UnsafeMutableBufferPointer(rebasing: l[0..<4]))
+            pickExtrema(raw.pearson, lowest: false, into: UnsafeMutableBufferPointer(rebasing: l[4..<8]))
+            for lag in l where lag > 0 {
+                let f = sampleRate / Double(lag)
+                let ev = fingerprint.evaluate(f0: f)
+                guard !ev.rejected else { continue }
+                let midi = Int(Note.midiValueApprox(f).rounded())
+                let s = ev.score + fingerprint.persistence(midi: midi)
+                if s > bestScore { bestScore = s; bestLag = lag; bestEvidence = ev; bestMidi = midi }
+            }
+        }
+        guard bestScore >= 0.35, bestLag > 0 else { fingerprint.record(midi: -1); return nil }
+        fingerprint.record(midi: bestMidi)
+        let refined = YinSearch.refine(raw, bestLag)
+        return (sampleRate / refined.lag, bestEvidence, bestScore)
+    }
+
+    /// The `out.count` most extreme local extrema of `v` in the lag range (0 = unused).
+    private func pickExtrema(_ v: UnsafeMutablePointer<Float>, lowest: Bool, into out: UnsafeMutableBufferPointer<Int>) {
+        for i in out.indices { out[i] = 0 }
+        let sign: Float = lowest ? 1 : -1
+        for t in (minLag + 1)..<maxLag {
+            let x = sign * v[t]
+            guard x <= sign * v[t - 1] && x <= sign * v[t + 1] else { continue }
+            // Insert into the sorted list if better than its worst entry.
+            var worst = out.startIndex
+            for i in out.indices {
+                if out[i] == 0 { worst = i; break }
+                if sign * v[out[i]] > sign * v[out[worst]] { worst = i }
+            }
+            if out[worst] == 0 || x < sign * v[out[worst]] { out[worst] = t }
+        }
+    }
+}
+
+extension Note {
+    /// Fractional MIDI number for A4 = 440 Hz (used only to bucket rescue candidates).
+    @inline(__always) static func midiValueApprox(_ f: Double) -> Double { 69 + 12 * log2(f / 440) }
+}

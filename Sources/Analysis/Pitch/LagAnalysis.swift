@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lag-domain functions both pitch estimators read, for one analysis window of `size`
+/// samples (seed 004 §6 "time-domain core", seed 000 Part 4):
+///
+/// - `acf[τ]` = Σ_{i<N−τ} x[i]·x[i+τ], the raw autocorrelation over the overlap, computed
+///   as the inverse transform of the zero-padded power spectrum (Wiener–Khinchin on a 2N
+///   transform, so no circular wrap). Only the raw ACF comes from the spectrum; every
+///   normalisation below is per lag, so harmonics are not exaggerated (the seed 000 lesson).
+/// - `pearson[τ]` = acf[τ] / √(E1(τ)·E2(τ)), with E1/E2 the energies of the two overlapping
+///   segments, kept as prefix sums (the incremental energy update of seed 000).
+/// - `cmnd[τ]`: YIN's cumulative-mean-normalised difference (de Cheveigné & Kawahara 2002),
+///   on d(τ) = (E1 + E2 − 2·acf[τ]) / (N − τ): the seed's E1 + E2 − 2R, divided by the
+///   overlap length so that the shrinking overlap does not favour long lags.
+///
+/// All storage is allocated at construction; `analyse` does not allocate.
+public final class LagAnalysis {
+    /// Window length N (samples).
+    public let size: Int
+    /// Largest lag computed (samples), < N.
+    public let maxLag: Int
+    private let fft: RealFFT
+    private let padded: UnsafeMutablePointer<Float>
+    private let re: UnsafeMutablePointer<Float>
+    private let im: UnsafeMutablePointer<Float>
+    /// Prefix sums of x²: prefix[i] = Σ_{j<i} x[j]², i = 0…N.
+    public let prefix: UnsafeMutablePointer<Double>
+    /// Raw autocorrelation for τ = 0…maxLag.
+    public let acf: UnsafeMutablePointer<Float>
+    /// Pearson-normalised autocorrelation for τ = 0…maxLag (range −1…1).
+    public let pearson: UnsafeMutablePointer<Float>
+    /// YIN CMND for τ = 0…maxLag (cmnd[0] = 1).
+    public let cmnd: UnsafeMutablePointer<Float>
+    /// Overlap-normalised difference d(τ) (mean square), τ = 0…maxLag.
+    public let diff: UnsafeMutablePointer<Float>
+    /// The analysed window (a copy, for exact refinement).
+    public let window: UnsafeMutablePointer<Float>
+
+    /// - Parameters:
+    ///   - size: window length N in samples (a power of two).
+    ///   - maxLag: longest lag to analyse, < N.
+    public init(size: Int, maxLag: Int) {
+        precondition(size & (size - 1) == 0 && maxLag < size)
+        self.size = size
+        self.maxLag = maxLag
+        fft = RealFFT(size: 2 * size)
+        padded = .allocate(capacity: 2 * size); padded.initialize(repeating: 0, count: 2 * size)
+        re = .allocate(capacity: size + 1)
+        im = .allocate(capacity: size + 1)
+        prefix = .allocate(capacity: size + 1)
+        acf = .allocate(capacity: maxLag + 1)
+        pearson = .allocate(capacity: maxLag + 1)
+        cmnd = .allocate(capacity: maxLag + 1)
+        diff = .allocate(capacity: maxLag + 1)
+        window = .allocate(capacity: size)
+    }
+
+    deinit {
+        padded.deallocate(); re.deallocate(); im.deallocate(); prefix.deallocate()
+        acf.deallocate(); pearson.deallocate(); cmnd.deallocate(); diff.deallocate(); window.deallocate()
+    }
+
+    /// Total energy Σ x² of the window.
+    public var energy: Double { prefix[size] }
+
+    /// Energy of the leading segment x[0..<N−τ].
+    @inline(__always) public func leadingEnergy(_ lag: Int) -> Double { prefix[size - lag] }
+    /// Energy of the trailing segment x[τ..<N].
+    @inline(__always) public func trailingEnergy(_ lag: Int) -> Double { prefix[size] - prefix[lag] }
+
+    /// Analyses `x` (N samples). Does not allocate.
+    public func analyse(_ x: UnsafePointer<Float>) {
+        let n = size
+        var acc = 0.0
+        prefix[0] = 0
+        for i in 0..<n {
+            let v = x[i]
+            window[i] = v
+            padded[i] = v
+            acc += Double(v) * Double(v)
+            prefix[i + 1] = acc
+        }
+        for i in n..<(2 * n) { padded[i] = 0 }
+        // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
+        fft.forward(padded, re: re, im: im)
+        for k in 0...n { padded[k] = re[k] * re[k] + im[k] * im[k] }
+        for k in 1..<n { padded[2 * n - k] = padded[k] }
+        fft.forward(padded, re: re, im: im)
+        let scale = 1 / Float(2 * n)
+        for t in 0...maxLag { acf[t] = re[t] * scale }
+
+        // Per-lag normalisations.
+        pearson[0] = acc > 0 ? 1 : 0
+        cmnd[0] = 1
+        diff[0] = 0
+        var running = 0.0
+        for t in 1...maxLag {
+            let e1 = prefix[n - t], e2 = acc - prefix[t]
+            let r = Double(acf[t])
+            let den = (e1 * e2).squareRoot()
+            pearson[t] = den > 1e-20 ? Float(r / den) : 0
+            let d = max(0, (e1 + e2 - 2 * r) / Double(n - t))
+            diff[t] = Float(d)
+            running += d
+            cmnd[t] = running > 1e-30 ? Float(d * Double(t) / running) : 1
+        }
+    }
+
+    /// Exact overlap-normalised difference at an integer lag, in double precision straight
+    /// from the window (the FFT path is single precision). Does not allocate.
+    public func exactDifference(_ lag: Int) -> Double {
+        let m = size - lag
+        var s = 0.0
+        window.withMemoryRebound(to: Float.self, capacity: size) { w in
+            var i = 0
+            var a0 = 0.0, a1 = 0.0
+            while i + 1 < m {
+                let d0 = Double(w[i] - w[i + lag]), d1 = Double(w[i + 1] - w[i + 1 + lag])
+                a0 += d0 * d0; a1 += d1 * d1
+                i += 2
+            }
+            if i < m { let d = Double(w[i] - w[i + lag]); a0 += d * d }
+            s = a0 + a1
+        }
+        return s / Double(m)
+    }
+}

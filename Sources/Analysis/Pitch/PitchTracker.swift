@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Tuning
+
+/// The tuner: a 2048-sample ring buffer analysed every 512 samples by the hybrid detector,
+/// feeding the latching display (SPEC §5; seed 004 §6 signal flow).
+///
+/// Feed audio in chunks of any size with `process`; after each hop `raw` holds the
+/// detector's estimate and `display` what the tuner shows (nil = `---`). `time` is the
+/// media time (seconds) of the end of the last analysed hop: the moment the reading would
+/// appear if the audio played in real time (causal, no look-ahead).
+/// All storage is allocated at construction; `process` does not allocate.
+public final class PitchTracker {
+    /// Samples per second (Hz).
+    public let sampleRate: Int
+    /// Analysis window (samples) and hop (samples).
+    public let windowSize: Int, hopSize: Int
+    public let detector: HybridPitchDetector
+    private let firstPartial: FirstPartialTracker
+    public private(set) var tuner: TunerDisplay
+    private let ring: UnsafeMutablePointer<Float>
+    private let window: UnsafeMutablePointer<Float>
+    /// The input through `highPass`, in step with `ring`.
+    private let hpRing: UnsafeMutablePointer<Float>
+    private let hpWindow: UnsafeMutablePointer<Float>
+    private var highPass = StreamingHighPass()
+    /// Hops since the high-pass cutoff last changed (its window is clean after a full window).
+    private var hpAge = 0
+    private var writeIndex = 0
+    private var filled = 0
+    private var sinceHop = 0
+    private var samplesSeen = 0
+
+    /// The detector's estimate for the last hop (unlatched; nil = no pitch).
+    public private(set) var raw: PitchEstimate?
+    /// What the tuner displays after the last hop; nil shows `---`.
+    public var display: TunerReading? { tuner.reading }
+    /// Media time (s) at the end of the last analysed hop.
+    public private(set) var time = 0.0
+    /// Number of hops analysed so far.
+    public private(set) var hopCount = 0
+
+    /// - Parameters:
+    ///   - sampleRate: Hz (8 k…192 kHz).
+    ///   - preset: target notes (default chromatic).
+    ///   - reference: A4 in Hz (400…480).
+    ///   - windowSize, hopSize: samples (SPEC §5: 2048 and 512).
+    public init(sampleRate: Int, preset: TuningPreset = .chromatic, reference: Double = 440,
+                windowSize: Int = 2048, hopSize: Int = 512) {
+        self.sampleRate = sampleRate
+        self.windowSize = windowSize
+        self.hopSize = hopSize
+        detector = HybridPitchDetector(sampleRate: sampleRate, windowSize: windowSize)
+        firstPartial = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate))
+        tuner = TunerDisplay(preset: preset, reference: reference)
+        ring = .allocate(capacity: windowSize)
+        ring.initialize(repeating: 0, count: windowSize)
+        window = .allocate(capacity: windowSize)
+        window.initialize(repeating: 0, count: windowSize)
+        hpRing = .allocate(capacity: windowSize)
+        hpRing.initialize(repeating: 0, count: windowSize)
+        hpWindow = .allocate(capacity: windowSize)
+        hpWindow.initialize(repeating: 0, count: windowSize)
+    }
+
+    deinit { ring.deallocate(); window.deallocate(); hpRing.deallocate(); hpWindow.deallocate() }
+
+    /// Active preset.
+    public var preset: TuningPreset {
+        get { tuner.preset }
+        set { tuner.setPreset(newValue) }
+    }
+
+    /// Clears the buffer, the latch and the detector's history.
+    public func reset() {
+        ring.update(repeating: 0, count: windowSize)
+        hpRing.update(repeating: 0, count: windowSize)
+        highPass = StreamingHighPass()
+        hpAge = 0
+        writeIndex = 0; filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
+        raw = nil
+        tuner.reset()
+        detector.reset()
+        firstPartial.reset()
+    }
+
+    /// Feeds samples; runs the detector once per completed hop and calls `onHop` after each
+    /// (so callers can record every hop of a long chunk). Does not allocate.
+    public func process(_ samples: UnsafeBufferPointer<Float>, onHop: ((PitchTracker) -> Void)? = nil) {
+        var i = 0
+        let n = samples.count
+        while i < n {
+            let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
+            let src = samples.baseAddress! + i
+            (ring + writeIndex).update(from: src, count: take)
+            for k in 0..<take { hpRing[writeIndex + k] = highPass.process(src[k]) }
+            writeIndex = (writeIndex + take) % windowSize
+            filled = min(windowSize, filled + take)
+            sinceHop += take
+            samplesSeen += take
+            i += take
+            if sinceHop == hopSize {
+                sinceHop = 0
+                analyseHop()
+                onHop?(self)
+            }
+        }
+    }
+
+    private func analyseHop() {
+        // Linearise the ring: oldest sample first (zeros before the buffer first fills).
+        let head = windowSize - writeIndex
+        window.update(from: ring + writeIndex, count: head)
+        (window + head).update(from: ring, count: writeIndex)
+        hpWindow.update(from: hpRing + writeIndex, count: head)
+        (hpWindow + head).update(from: hpRing, count: writeIndex)
+        hopCount += 1
+        time = Double(samplesSeen) / Double(sampleRate)
+        let latched = tuner.latchedFrequency
+        // The high-passed window is usable once the filter has run at one cutoff for a window.
+        let hpReady = latched != nil && highPass.cutoff > 0 && hpAge * hopSize >= windowSize
+        raw = filled < hopSize ? nil : detector.detect(window, highPassed: hpReady ? UnsafePointer(hpWindow) : nil,
+                                                       latched: latched)
+        // Fine frequency from the first partial while latched on the same note (stiff strings).
+        if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
+            if let f = firstPartial.refine(window, endSample: samplesSeen, estimate: e.frequency,
+                                           energy: detector.windowEnergy),
+               abs(1200 * log2(f / e.frequency)) < 20 {
+                e.frequency = f
+                raw = e
+            }
+        } else {
+            firstPartial.reset()
+        }
+        // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
+        let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
+        tuner.feed(raw, time: time, weight: weight)
+        // Retune the streaming high-pass to half the (new) latched f0; hysteresis of a semitone.
+        let target = tuner.latchedFrequency.map { 0.5 * $0 } ?? 0
+        if target < 20 {
+            if highPass.cutoff != 0 { highPass.setCutoff(0, sampleRate: Double(sampleRate)); hpAge = 0 }
+        } else if highPass.cutoff == 0 || abs(12 * log2(target / highPass.cutoff)) > 1 {
+            highPass.setCutoff(target, sampleRate: Double(sampleRate)); hpAge = 0
+        }
+        hpAge += 1
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A period found in the lag domain.
+public struct LagEstimate: Sendable, Equatable {
+    /// Period in samples, with sub-sample precision.
+    public var lag: Double
+    /// Estimator confidence 0…1 (YIN: 1 − CMND; autocorrelation: Pearson r at the peak).
+    public var confidence: Double
+    /// Frequency in Hz for a sample rate.
+    public func frequency(sampleRate: Double) -> Double { sampleRate / lag }
+}
+
+/// YIN's period search on a `LagAnalysis` (de Cheveigné & Kawahara 2002; seed 004 §6):
+/// the first lag whose CMND dips below the absolute threshold (0.15) and is a local minimum;
+/// else the global minimum if it is below the relaxed threshold (0.40); refined by 3-point
+/// parabolic interpolation of the exact difference function. When the display is latched,
+/// `searchNear` looks only within a semitone of the latched lag, with threshold 0.25.
+/// Does not allocate.
+public enum YinSearch {
+    /// Absolute threshold on CMND for the first-dip search.
+    public static let threshold: Float = 0.15
+    /// Threshold for the global-minimum rescue.
+    public static let relaxedThreshold: Float = 0.40
+    /// Threshold within the latched window.
+    public static let latchedThreshold: Float = 0.25
+
+    /// Standard search over lags `minLag…maxLag`.
+    public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int) -> LagEstimate? {
+        let c = a.cmnd
+        var t = max(minLag, 2)
+        let hi = min(maxLag, a.maxLag - 1)
+        guard t < hi else { return nil }
+        var best = t
+        while t <= hi {
+            if c[t] < threshold {
+                while t + 1 <= hi && c[t + 1] < c[t] { t += 1 }
+                return refine(a, t)
+            }
+            if c[t] < c[best] { best = t }
+            t += 1
+        }
+        guard c[best] < relaxedThreshold, best > minLag, best < hi else { return nil }
+        return refine(a, best)
+    }
+
+    /// Latched search: the CMND minimum within ±`semitones` of `expectedLag`, accepted
+    /// below `latchedThreshold`.
+    public static func searchNear(_ a: LagAnalysis, expectedLag: Double, semitones: Double = 1,
+                                  minLag: Int, maxLag: Int) -> LagEstimate? {
+        let ratio = pow2(semitones / 12)
+        let lo = max(minLag, max(2, Int((expectedLag / ratio).rounded(.down))))
+        let hi = min(maxLag, min(a.maxLag - 1, Int((expectedLag * ratio).rounded(.up))))
+        guard lo < hi else { return nil }
+        let c = a.cmnd
+        var best = lo
+        for t in lo...hi where c[t] < c[best] { best = t }
+        guard c[best] < latchedThreshold, best > lo, best < hi else { return nil }
+        return refine(a, best)
+    }
+
+    /// Parabolic interpolation of the exact difference function around integer lag `t`;
+    /// confidence is 1 − CMND(t).
+    static func refine(_ a: LagAnalysis, _ t: Int) -> LagEstimate {
+        let conf = Double(max(0, min(1, 1 - a.cmnd[t])))
+        guard t > 1, t + 1 <= a.maxLag else { return LagEstimate(lag: Double(t), confidence: conf) }
+        let y0 = a.exactDifference(t - 1), y1 = a.exactDifference(t), y2 = a.exactDifference(t + 1)
+        let den = y0 - 2 * y1 + y2
+        var shift = 0.0
+        if den > 1e-30 { shift = max(-1, min(1, 0.5 * (y0 - y2) / den)) }
+        return LagEstimate(lag: Double(t) + shift, confidence: conf)
+    }
+
+    @inline(__always) static func pow2(_ x: Double) -> Double { exp2(x) }
+}
+

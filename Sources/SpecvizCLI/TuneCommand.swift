@@ -1,0 +1,129 @@
+import Analysis
+import ArgumentParser
+import Foundation
+import MediaIO
+import Tuning
+
+/// `specviz tune FILE [--csv] [--raw] [--preset NAME] [--reference HZ] [--flats]` (SPEC §1, §5):
+/// runs the real-time tuner over a file as if it were playing.
+struct TuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Run the chromatic tuner over an audio file: the notes played and how far off they are.",
+        discussion: """
+            Without --csv, prints the notes the tuner showed, each with its mean offset in cents.
+            --csv prints `time_s,f0_hz,note,cents,confidence`, one row per 512-sample hop: what the
+            tuner displays at time_s (latched and smoothed; empty while it shows ---). time_s is when
+            the value would be on screen in real-time playback (causal, latency included).
+            --raw prints the detector's unlatched estimate instead. Cents are relative to the target
+            note: the nearest note of --preset (see `specviz presets`), or the nearest semitone.
+
+            Examples:
+              specviz tune take.wav
+              specviz tune take.wav --preset guitar-standard --csv
+              specviz tune cello.flac --preset cello --reference 442
+            """)
+
+    @Argument(help: "Audio or video file to analyse.")
+    var input: String
+
+    @Flag(help: "Print one CSV row per analysis hop.")
+    var csv = false
+
+    @Flag(help: "With --csv: the detector's unlatched estimate instead of the display.")
+    var raw = false
+
+    @Option(help: "Tuning preset id (see `specviz presets`).")
+    var preset: String = "chromatic"
+
+    @Option(help: "Reference pitch of A4 in Hz: 415, 416, 430.54, 432, 440, 441, 442, 443, 444 or any 400–480.")
+    var reference: Double = 440
+
+    @Flag(help: "Name notes with flats (Db3) instead of sharps (C#3).")
+    var flats = false
+
+    func validate() throws {
+        if raw && !csv { throw ValidationError("--raw goes with --csv") }
+        if ReferencePitch(reference) == nil {
+            throw ValidationError("--reference must be between 400 and 480 Hz (got \(reference))")
+        }
+        if TuningPreset.named(preset) == nil {
+            throw ValidationError("unknown preset '\(preset)' (run `specviz presets` for the list)")
+        }
+    }
+
+    func run() throws {
+        let ref = ReferencePitch(reference)!.hertz
+        let tuningPreset = TuningPreset.named(preset)!
+        let decoder = try AudioDecoder(path: input)
+        let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
+        var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
+        var summary = TuneSummary()
+        let flats = self.flats, raw = self.raw, csv = self.csv
+        let onHop: (PitchTracker) -> Void = { t in
+            if csv {
+                out += String(format: "%.4f,", t.time)
+                if raw {
+                    if let e = t.raw {
+                        let (target, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
+                        out += String(format: "%.4f,", e.frequency) + target.name(flats: flats)
+                            + String(format: ",%.2f,%.3f\n", cents, e.confidence)
+                    } else {
+                        out += ",,,0.000\n"
+                    }
+                } else if let r = t.display {
+                    out += String(format: "%.4f,", r.frequency) + r.target.name(flats: flats)
+                        + String(format: ",%.2f,%.3f\n", r.cents, r.confidence)
+                } else {
+                    out += ",,,0.000\n"
+                }
+            } else {
+                summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate))
+            }
+        }
+        var buffer = [Float](repeating: 0, count: 8192)
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
+            if n == 0 { break }
+            buffer.withUnsafeBufferPointer { tracker.process(UnsafeBufferPointer(rebasing: $0[0..<n]), onHop: onHop) }
+        }
+        if !csv {
+            let name = (input as NSString).lastPathComponent
+            out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats)
+        }
+        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+    }
+}
+
+/// Groups the display timeline into the notes shown, for the human-readable summary.
+struct TuneSummary {
+    struct Segment { var target: Note; var start: Double; var end: Double; var cents: [Double]; var hz: [Double] }
+    var segments: [Segment] = []
+
+    mutating func add(_ r: TunerReading?, time: Double, hop: Double) {
+        guard let r else { return }
+        if var last = segments.last, last.target == r.target, time - last.end <= 2.5 * hop {
+            last.end = time; last.cents.append(r.cents); last.hz.append(r.frequency)
+            segments[segments.count - 1] = last
+        } else {
+            segments.append(Segment(target: r.target, start: time, end: time, cents: [r.cents], hz: [r.frequency]))
+        }
+    }
+
+    func report(file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool) -> String {
+        var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz\n", file, duration, preset.id, reference)
+        let shown = segments.filter { $0.end - $0.start >= 0.1 }
+        if shown.isEmpty { return s + "  no pitch detected\n" }
+        s += "  start s  note   mean Hz   mean cents  held s\n"
+        for g in shown {
+            // Mean over the settled part: skip the first 100 ms of smoothing after the latch.
+            let skip = min(g.cents.count / 2, 10)
+            let c = g.cents.dropFirst(skip), h = g.hz.dropFirst(skip)
+            let mc = c.reduce(0, +) / Double(c.count), mh = h.reduce(0, +) / Double(h.count)
+            let verdict = abs(mc) <= 5 ? "in tune" : (mc > 0 ? "sharp" : "flat")
+            s += String(format: "  %7.2f  %-5@ %8.2f   %+7.1f ¢    %5.2f  %@\n",
+                        g.start, g.target.name(flats: flats), mh, mc, g.end - g.start, verdict)
+        }
+        return s
+    }
+}

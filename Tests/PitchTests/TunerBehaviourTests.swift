@@ -1,0 +1,106 @@
+import Analysis
+import SpecvizTestSupport
+import Tuning
+import XCTest
+
+/// Noise rejection, latching, release, presets and reference pitch (seed 004 §3, §6, §10).
+final class TunerBehaviourTests: XCTestCase {
+    /// Mains hum alone (with harmonics) is not a note: the tuner shows `---` throughout.
+    func testHumAloneReadsNothing() {
+        for mains in [50.0, 60.0] {
+            let x = ToneGenerators.hum(mains: mains, sampleRate: 48000, duration: 1.0, amplitude: 0.05)
+            let hops = track(x, sampleRate: 48000)
+            XCTAssertEqual(hops.compactMap(\.display).count, 0, "\(mains) Hz hum displayed a note")
+        }
+    }
+
+    func testNoiseAloneReadsNothing() {
+        let white = ToneGenerators.whiteNoise(sampleRate: 44100, duration: 1.0, rms: 0.05)
+        let pink = ToneGenerators.pinkNoise(sampleRate: 44100, duration: 1.0, rms: 0.05)
+        let silence = [Float](repeating: 0, count: 44100)
+        for (name, x) in [("white", white), ("pink", pink), ("silence", silence)] {
+            let shown = track(x, sampleRate: 44100).compactMap(\.display).count
+            XCTAssertEqual(shown, 0, "\(name) noise displayed a note on \(shown) hops")
+        }
+    }
+
+    /// The display needs 3 consecutive detections to appear, holds through a short gap and
+    /// releases to `---` 200 ms after the tone stops.
+    func testLatchAndRelease() {
+        let sr = 48000
+        let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.5, 0.3], sampleRate: sr, duration: 0.5, seed: 8)
+        let x = tone + [Float](repeating: 0, count: sr / 2)
+        let hops = track(x, sampleRate: sr)
+        let firstShown = hops.first { $0.display != nil }!.time
+        let firstRaw = hops.first { $0.raw != nil }!.time
+        XCTAssertEqual(firstShown - firstRaw, 2 * 512 / Double(sr), accuracy: 1e-9, "3rd detection latches")
+        XCTAssertLessThan(firstShown, 0.08, "lock latency")
+        let lastShown = hops.last { $0.display != nil }!.time
+        XCTAssertGreaterThanOrEqual(lastShown, 0.5 + 0.15)
+        XCTAssertLessThanOrEqual(lastShown, 0.5 + 0.2 + 0.043 + 0.011, "released 200 ms after the pitch is gone")
+    }
+
+    /// Switching note needs consecutive detections; an octave jump needs 8.
+    func testNoteChangeThresholds() {
+        var d = TunerDisplay()
+        let a = PitchEstimate(frequency: 220, confidence: 0.9, source: .yin)
+        let b = PitchEstimate(frequency: 246.94, confidence: 0.9, source: .yin)
+        let octave = PitchEstimate(frequency: 493.88, confidence: 0.9, source: .yin)
+        var t = 0.0
+        func feed(_ e: PitchEstimate?, _ n: Int) { for _ in 0..<n { t += 0.01; d.feed(e, time: t) } }
+        feed(a, 2); XCTAssertNil(d.reading)
+        feed(a, 1); XCTAssertEqual(d.reading?.note.name(), "A3")
+        feed(b, 2); XCTAssertEqual(d.reading?.note.name(), "A3")
+        feed(b, 1); XCTAssertEqual(d.reading?.note.name(), "B3")
+        feed(octave, 7); XCTAssertEqual(d.reading?.note.name(), "B3", "octave jump needs 8")
+        feed(octave, 1); XCTAssertEqual(d.reading?.note.name(), "B4")
+        feed(PitchEstimate(frequency: 440, confidence: 0.9, source: .yin), 3)
+        XCTAssertEqual(d.reading?.note.name(), "A4", "a whole tone needs 3")
+    }
+
+    /// Preset bias: from a preset note, a false octave-up outside the preset needs 12.
+    func testPresetOctaveBias() {
+        var d = TunerDisplay(preset: TuningPreset.named("guitar-standard")!)
+        var t = 0.0
+        func feed(_ f: Double, _ n: Int) { for _ in 0..<n { t += 0.01; d.feed(PitchEstimate(frequency: f, confidence: 1, source: .yin), time: t) } }
+        feed(82.41, 3); XCTAssertEqual(d.reading?.target.name(), "E2")
+        feed(164.81, 11); XCTAssertEqual(d.reading?.note.name(), "E2", "E3 is not a guitar string")
+        feed(164.81, 1); XCTAssertEqual(d.reading?.note.name(), "E3")
+    }
+
+    /// 110 Hz in guitar-standard targets A2 (seed 004 §3.1); F#2 targets E2 +200 ¢ … within reach.
+    func testPresetTargeting() {
+        let g = TuningPreset.named("guitar-standard")!
+        let x = ToneGenerators.harmonic(f0: 110, amplitudes: [1, 0.6, 0.4, 0.2], sampleRate: 48000, duration: 0.5, seed: 12)
+        let r = track(x, sampleRate: 48000, preset: g).last!.display!
+        XCTAssertEqual(r.target.name(), "A2")
+        XCTAssertEqual(r.cents, 0, accuracy: 1)
+        XCTAssertTrue(r.inTune)
+        let sharp = ToneGenerators.harmonic(f0: 110 * pow(2, 30.0 / 1200), amplitudes: [1, 0.6, 0.4], sampleRate: 48000,
+                                            duration: 0.5, seed: 12)
+        let s = track(sharp, sampleRate: 48000, preset: g).last!.display!
+        XCTAssertEqual(s.target.name(), "A2")
+        XCTAssertEqual(s.cents, 30, accuracy: 1)
+        XCTAssertFalse(s.inTune)
+    }
+
+    /// Every reference pitch: A4 at the reference +10 ¢ reads A4 +10 ¢.
+    func testEveryReferencePitch() {
+        for ref in ReferencePitch.presets + [400, 437.3, 480] {
+            let f = ref * pow(2, 10.0 / 1200)
+            let x = ToneGenerators.harmonic(f0: f, amplitudes: [1, 0.5, 0.25], sampleRate: 44100, duration: 0.4, seed: 13)
+            let r = track(x, sampleRate: 44100, reference: ref).last!.display!
+            XCTAssertEqual(r.note.name(), "A4", "reference \(ref)")
+            XCTAssertEqual(r.cents, 10, accuracy: 0.7, "reference \(ref)")
+        }
+    }
+
+    /// Half a second of audio after silence: the tracker handles chunks of any size and the
+    /// time base counts hops exactly.
+    func testTimeBase() {
+        let hops = track([Float](repeating: 0, count: 48000), sampleRate: 48000)
+        XCTAssertEqual(hops.count, 48000 / 512)
+        XCTAssertEqual(hops[0].time, 512.0 / 48000, accuracy: 1e-12)
+        XCTAssertEqual(hops.last!.time, Double(93 * 512) / 48000, accuracy: 1e-12)
+    }
+}
