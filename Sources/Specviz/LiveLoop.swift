@@ -11,6 +11,9 @@ public protocol LiveDisplay: FrameSink {
 /// The real-time loop of `specviz render --live` and `specviz live` (seed 000: animation
 /// decoupled from the audio rate; SPEC §3 last paragraph).
 ///
+/// `stats` frame times are wall-clock seconds of one frame's work: analysis, smoothing,
+/// scene, rasterising and the display write.
+///
 /// Video frame k is due at `origin + k / fps` on the injected `Clock`. Each frame: keys are
 /// handled, the audio pump plays (or captures) up to the clock, the analysis advances to
 /// the media time being HEARD (`min(k / fps, heard)`, the pump accounts for the device
@@ -99,10 +102,11 @@ public final class LiveLoop {
             let heard = try pump.pump(elapsed: t)
             if pump.ended && heard >= pump.timeWritten - 1e-9 && t > pump.timeWritten { break }
             let start = clock.now()
+            let work = monotonicSeconds(), cpu = threadCPUSeconds()   // the frame's real cost, whatever the clock
             try stepState(time: min(t, heard))
             try composer.render(into: &picture)
             try display.write(picture, index: stats.shown)
-            stats.record(frameSeconds: composer.lastRenderSeconds)
+            stats.record(frameSeconds: monotonicSeconds() - work, cpuSeconds: threadCPUSeconds() - cpu)
             if recordTimes { shownTimes.append(min(t, heard)) }
             if let status, start - lastStatus >= 1 {
                 lastStatus = start
@@ -176,7 +180,7 @@ public final class LiveLoop {
         picture.pixels.withUnsafeMutableBufferPointer { px in
             for i in 0..<px.count {
                 let p = px[i]
-                let r = (p & 0xFF) * 90 >> 8, g = ((p >> 8) & 0xFF) * 90 >> 8, b = ((p >> 16) & 0xFF) * 90 >> 8
+                let r = ((p & 0xFF) * 90) >> 8, g = (((p >> 8) & 0xFF) * 90) >> 8, b = (((p >> 16) & 0xFF) * 90) >> 8
                 px[i] = r | g << 8 | b << 16 | 0xFF00_0000
             }
         }

@@ -111,7 +111,8 @@ enum LiveRunner {
         if let terminalSink {
             loop.status = { terminalSink.status = $0 }
         } else if stats {
-            loop.status = { FileHandle.standardError.write(("\r\u{1B}[K" + $0).data(using: .utf8)!) }
+            let tty = isatty(STDERR_FILENO) != 0
+            loop.status = { FileHandle.standardError.write(((tty ? "\r\u{1B}[K" : "") + $0 + (tty ? "" : "\n")).data(using: .utf8)!) }
         }
         let result: LiveStats
         do {
@@ -123,9 +124,10 @@ enum LiveRunner {
         session?.stop()
         if stats {
             let s = loop.settings
-            let line = String(format: "\rspecviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+            let line = String(format: (isatty(STDERR_FILENO) != 0 ? "\r\u{1B}[K" : "") + "specviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms; thread CPU per frame p50 %.2f ms, p99 %.2f ms\n",
                               s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
-                              result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000)
+                              result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000,
+                              result.cpuPercentile(0.5) * 1000, result.cpuPercentile(0.99) * 1000)
             FileHandle.standardError.write(line.data(using: .utf8)!)
         }
         try saveSettings(loop.settings)

@@ -141,7 +141,9 @@ extension RenderCommand {
                 left -= n
             }
         }
-        let playback = try ALSAPlayback(device: liveDisplay.device, sampleRate: decoder.sampleRate, channels: decoder.channelCount)
+        // 250 ms of device buffer against the pump's 100 ms lead: writes do not block the frame loop.
+        let playback = try ALSAPlayback(device: liveDisplay.device, sampleRate: decoder.sampleRate, channels: decoder.channelCount,
+                                        latency: 0.25)
         let pump = LiveAudioPump(playing: decoder, through: playback)
         try LiveRunner.run(settings: settings, pump: pump, display: liveDisplay, stats: look.stats,
                            duration: to.map { $0 - (from ?? 0) })

@@ -101,11 +101,19 @@ public final class FramebufferSink: FrameSink {
         let srcX = (frame.width - w) / 2, srcY = (frame.height - h) / 2
         let dstX = (f.width - w) / 2, dstY = (f.height - h) / 2
         let bpp = f.bytesPerPixel
+        let xrgb = f.red == (16, 8) && f.green == (8, 8) && f.blue == (0, 8)
         frame.pixels.withUnsafeBufferPointer { src in
             for y in 0..<h {
                 let row = map + (yBase + dstY + y) * f.stride + dstX * bpp
                 let s = (srcY + y) * frame.width + srcX
                 switch bpp {
+                case 4 where xrgb:
+                    // The common XRGB8888 layout: swap R and B, set X (vectorises).
+                    let d = row.assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<w {
+                        let p = src[s + x]
+                        d[x] = (p & 0x0000_FF00) | (p & 0xFF) << 16 | (p >> 16) & 0xFF | 0xFF00_0000
+                    }
                 case 4:
                     let d = row.assumingMemoryBound(to: UInt32.self)
                     for x in 0..<w { d[x] = f.encode(src[s + x]) }
