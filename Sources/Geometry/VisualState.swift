@@ -28,6 +28,8 @@ public struct VisualState: Sendable {
     public var time: Double = 0
     public var tuner: TunerOverlay? = nil
     public var tempo: TempoOverlay? = nil
+    /// The tuner view's meter state (`--mode tuner`); nil shows `---`.
+    public var tunerView: TunerViewState? = nil
 
     public init() {}
 

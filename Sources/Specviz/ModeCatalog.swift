@@ -6,6 +6,10 @@ enum ModeCatalog {
     static func build(_ mode: VisualizationMode, state: VisualState, layout: Layout, settings: RenderSettings,
                       into scene: inout Scene) {
         switch mode {
+        case .tuner:
+            TunerViewMode(meter: settings.meter, preset: settings.preset, reference: settings.reference)
+                .build(state, layout: layout, into: &scene)
+            return
         case .bars:
             BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         case .curve:

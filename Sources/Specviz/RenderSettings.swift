@@ -23,6 +23,8 @@ public struct RenderSettings: Sendable {
     public var tempoOverlay = false
     public var preset: String = "chromatic"
     public var reference: Double = 440
+    /// Meter pair of `--mode tuner` (seed 004 §3.2).
+    public var meter: TunerMeter = .arc
     /// Rasteriser threads.
     public var threads = 2
 

@@ -43,6 +43,9 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Reference pitch of A4 in Hz (400–480); default 440.")
     var reference: Double?
 
+    @Option(help: "Tuner view meter pair: arc (LED arc + chromatic strip), wheel (note wheel + ruler), strobe (stroboscope + info bar).")
+    var meter: String = "arc"
+
     @Option(help: "Rasteriser threads.")
     var threads: Int = 2
 
@@ -82,6 +85,10 @@ struct LookOptions: ParsableArguments {
         s.preset = preset
         guard (400...480).contains(reference) else { throw ValidationError("--reference must be 400–480 Hz") }
         s.reference = reference
+        guard let tm = TunerMeter(rawValue: meter.lowercased()) else {
+            throw ValidationError("unknown meter '\(meter)' (meters: arc, wheel, strobe)")
+        }
+        s.meter = tm
         s.threads = max(1, min(threads, 16))
         return s
     }
