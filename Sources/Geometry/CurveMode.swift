@@ -4,15 +4,17 @@ import SpecvizCore
 /// Curve (seed 000 Part 2, "Curve Mode"): a filled area under the spectrum with a bright
 /// outline along its top edge and small white squares at the peaks.
 ///
-/// - Fill: for each neighbouring pair of band centres (i, i+1) a quad from the baseline to
-///   the curve; baseline colour at 15% brightness and 40% alpha, curve colour full.
+/// - Fill: for each neighbouring pair of band centres (i, i+1) the area from the baseline to
+///   the curve; baseline colour at 15% brightness and 40% alpha, curve colour full. Drawn
+///   as a rectangle up to the lower height plus a triangle (9 vertices, not the seed's 6),
+///   so the vertical gradient has no diagonal seams.
 /// - Outline: each segment extruded by ±lineWidth/2 along its normal (computed in pixels,
 ///   so the line is equally thick at every slope and aspect), colour at 120% brightness
 ///   (colours above 1 are allowed and clamped when the pixel is written, SPEC §10). Each
 ///   segment is lengthened by half the line width at both ends so joints have no gaps.
 /// - Peaks: a white square (about 5 px at 1080p) centred at each band's peak height.
 ///
-/// 127×6 + 127×6 + 128×6 = 2,292 vertices (seed 000).
+/// 127×9 + 127×6 + 128×6 = 2,673 vertices (seed 000: 2,292 with 6-vertex fill quads).
 public struct CurveMode: ModeBuilder {
     public static let fillBrightness: Float = 0.15
     public static let fillAlpha: Float = 0.40
@@ -37,12 +39,25 @@ public struct CurveMode: ModeBuilder {
         let white = SIMD4<Float>(1, 1, 1, 0.9)
         scene.begin2D()
         state.display.withUnsafeBufferPointer { d in
-            // Filled area.
+            // Filled area: a rectangle up to the lower of the two heights, then the triangle
+            // above it, so the base-to-curve gradient runs straight up in every column
+            // (one quad split along its diagonal shows seams where neighbours differ).
             for i in 0..<(n - 1) {
                 let a = CurveMode.point(i, d[i], r), b = CurveMode.point(i + 1, d[i + 1], r)
                 let ca = palette.color((Float(i) + 0.5) / Float(n)), cb = palette.color((Float(i) + 1.5) / Float(n))
                 let ba = fillColor(ca), bb = fillColor(cb)
-                scene.quad(SIMD2(a.x, r.y0), SIMD2(b.x, r.y0), b, a, ba, bb, cb, ca)
+                let low = min(a.y, b.y)
+                let ma = mix(ba, ca, a.y, low, r.y0), mb = mix(bb, cb, b.y, low, r.y0)
+                scene.quad(SIMD2(a.x, r.y0), SIMD2(b.x, r.y0), SIMD2(b.x, low), SIMD2(a.x, low), ba, bb, mb, ma)
+                if a.y > b.y {
+                    scene.vertices2D.append(Vertex2D(SIMD2(a.x, low), ma))
+                    scene.vertices2D.append(Vertex2D(SIMD2(b.x, low), mb))
+                    scene.vertices2D.append(Vertex2D(a, ca))
+                } else {
+                    scene.vertices2D.append(Vertex2D(SIMD2(a.x, low), ma))
+                    scene.vertices2D.append(Vertex2D(SIMD2(b.x, low), mb))
+                    scene.vertices2D.append(Vertex2D(b, cb))
+                }
             }
             // Outline along the top edge.
             for i in 0..<(n - 1) {
@@ -68,6 +83,12 @@ public struct CurveMode: ModeBuilder {
             }
         }
         scene.end2D()
+    }
+
+    /// Colour at height `y` of a column whose gradient runs from `base` at `y0` to `top` at `yTop`.
+    @inlinable
+    func mix(_ base: SIMD4<Float>, _ top: SIMD4<Float>, _ yTop: Float, _ y: Float, _ y0: Float) -> SIMD4<Float> {
+        yTop > y0 ? base + (top - base) * ((y - y0) / (yTop - y0)) : top
     }
 
     @inlinable

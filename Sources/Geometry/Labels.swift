@@ -63,15 +63,33 @@ public struct Labels {
         while text.count > 1 && Layout.estimatedWidth(text, size: size) > slot.width {
             text = String(text.dropLast(2)) + "…"
         }
+        // A title cut to a stub says nothing: leave it out.
+        guard text == title || text.count >= 5 else { return }
         let baseline = slot.y1 - (slot.height - size * 0.72) * 0.5
         scene.addText(TextRun(text, at: SIMD2(slot.x1, baseline), size: size, color: titleColor, anchor: .right))
     }
 
-    /// Frequency labels under the spectrum, centred on their log positions.
+    /// Frequency labels under the spectrum, centred on their log positions. In narrow
+    /// frames a label that would touch its left neighbour is left out (20, 100, 1k, 10k
+    /// and 20k are kept first), so no two labels ever overlap.
     func frequencyAxis(layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
         let bottom = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0)).y
-        for (hz, text) in Labels.frequencies {
+        let gap = f * 0.4
+        func span(_ k: Int) -> (Float, Float) {
+            let (hz, text) = Labels.frequencies[k]
+            let x = Labels.x(ofFrequency: hz, layout: layout), half = Layout.estimatedWidth(text, size: f) * 0.5
+            return (x - half - gap * 0.5, x + half + gap * 0.5)
+        }
+        // Decades first, then the 2s and 5s where they fit.
+        let priority = [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
+        var kept: [Int] = []
+        for k in priority {
+            let (a, b) = span(k)
+            if kept.allSatisfy({ let (c, d) = span($0); return b <= c || a >= d }) { kept.append(k) }
+        }
+        for k in kept.sorted() {
+            let (hz, text) = Labels.frequencies[k]
             let x = Labels.x(ofFrequency: hz, layout: layout)
             scene.addText(TextRun(text, at: SIMD2(x, bottom + f * 1.2), size: f, color: Labels.textColor, anchor: .center))
         }

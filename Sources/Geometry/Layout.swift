@@ -56,11 +56,14 @@ public struct Layout: Sendable {
         let w = Float(width), h = Float(height)
         portrait = h > w
         scale = min(w, h) / 1080
-        // 26 px at 1080p; never below 10 px (readable at 640x360), and limited by the
-        // frame's height so a very wide, short frame keeps room for its spectrum.
-        let f = min(max(10, (portrait ? 30 : 26) * scale), max(8, h / 24))
+        // 26 px at 1080p (30 in portrait, read on a phone); never below 10 px.
+        let f = max(10, (portrait ? 30 : 26) * scale)
         fontSize = f
-        overlaySize = f * (portrait ? 1.7 : 1.3)
+        // Overlay text: larger in portrait; shrunk when the two slots would not fit the width
+        // (the slots take 9.6 overlay sizes plus two label sizes).
+        let room = (w - (labels ? f * 4.3 : 0.04 * w) - 2 * f) / 9.6
+        let overlay = min(f * (portrait ? 1.7 : 1.3), max(room, 1))
+        overlaySize = overlay
         // Margins in pixels.
         let left = labels ? f * 3.0 : 0.02 * w
         let right = labels ? f * 1.3 : 0.02 * w
@@ -76,9 +79,9 @@ public struct Layout: Sendable {
         spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(header))
         waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(w - right), y1: cy(stripTop))
         // Header slots (pixels): overlays on the left, title on the right.
-        let baseline = header * 0.5 + overlaySize * 0.36
-        let slotTop = baseline - overlaySize, slotBottom = baseline + overlaySize * 0.3
-        let tunerW = overlaySize * 4.6, tempoW = overlaySize * 5.2
+        let baseline = header * 0.5 + overlay * 0.36
+        let slotTop = baseline - overlay, slotBottom = baseline + overlay * 0.3
+        let tunerW = overlay * 4.6, tempoW = overlay * 5.0
         tunerSlot = Rect(x0: left, y0: slotTop, x1: left + tunerW, y1: slotBottom)
         tempoSlot = Rect(x0: left + tunerW + f, y0: slotTop, x1: left + tunerW + f + tempoW, y1: slotBottom)
         titleSlot = Rect(x0: tempoSlot.x1 + f, y0: slotTop, x1: w - right, y1: slotBottom)

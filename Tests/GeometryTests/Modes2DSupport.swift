@@ -1,0 +1,110 @@
+import Analysis
+import Geometry
+import MediaIO
+import Raster
+import ShadersCPU
+import SpecvizCore
+import SpecvizTestSupport
+
+/// Shared fixtures of the 2D mode tests: states from real analysis of synthetic tones,
+/// whole frames composed as the app composes them, and text bounding boxes.
+enum Modes2D {
+    static let modes: [VisualizationMode] = [.bars, .curve, .circular, .spectrogram]
+    static let band440 = LogBands.index(ofFrequency: 440)
+
+    /// Runs `seconds` of a 440 Hz sine (amplitude 0.3) through the analyser and the 60 fps
+    /// smoothing, exactly as the render path does (latest analysis frame per video frame).
+    static func toneState(seconds: Double = 3, hz: Double = 440, fps: Int = 60) -> VisualState {
+        let samples = Signals.sines([(hz, 0.3)], seconds: seconds)
+        let analyzer = SpectrumAnalyzer(sampleRate: 44100, musicMode: false)
+        var frame = SpectrumFrame()
+        var state = VisualState()
+        var consumed = 0
+        let hop = SpectrumAnalyzer.hopSize
+        let frames = Int(seconds * Double(fps))
+        for k in 0..<frames {
+            let t = Double(k) / Double(fps)
+            while consumed + hop <= samples.count && Double(consumed + hop) / 44100 <= t {
+                samples.withUnsafeBufferPointer { s in
+                    analyzer.process(UnsafeBufferPointer(rebasing: s[consumed..<(consumed + hop)]), into: &frame)
+                }
+                consumed += hop
+            }
+            state.step(toward: frame)
+        }
+        return state
+    }
+
+    /// A state with every band at `value`, peaks at `peak`, a full-scale waveform and both
+    /// overlays: the most crowded frame, for the layout checks.
+    static func fullState(value: Float = 1, peak: Float = 1) -> VisualState {
+        var state = VisualState()
+        var frame = SpectrumFrame()
+        frame.bands = [Float](repeating: value, count: LogBands.count)
+        frame.waveform = (0..<SpectrumAnalyzer.waveformLength).map { i in Float(i % 2 == 0 ? 1 : -1) }
+        frame.dbTop = -5
+        frame.dbBottom = -45
+        for _ in 0..<200 { state.step(toward: frame) }
+        for i in 0..<LogBands.count { state.peaks[i] = peak }
+        state.tuner = TunerOverlay(note: "C#4", cents: -23.6, frequency: 275.3)
+        state.tempo = TempoOverlay(bpm: 128, beat: 1)
+        return state
+    }
+
+    /// The frame as the app composes it for `mode` (ModeCatalog): mode geometry, waveform
+    /// strip, labels and, in bars and curve, the overlays.
+    static func scene(_ mode: VisualizationMode, state: VisualState, layout: Layout, title: String? = nil) -> Scene {
+        var scene = Scene(width: layout.width, height: layout.height)
+        switch mode {
+        case .curve: CurveMode().build(state, layout: layout, into: &scene)
+        case .circular: CircularMode().build(state, layout: layout, into: &scene)
+        case .spectrogram: SpectrogramMode().build(state, layout: layout, into: &scene)
+        default: BarsMode().build(state, layout: layout, into: &scene)
+        }
+        WaveformStrip().build(state, layout: layout, into: &scene)
+        let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
+        Labels(style: style).build(state, layout: layout, into: &scene, title: title)
+        if mode == .bars || mode == .curve { OverlayView().build(state, layout: layout, into: &scene) }
+        return scene
+    }
+
+    static let font: FreeTypeFont? = try? FreeTypeFont()
+
+    static func render(_ scene: Scene) throws -> PixelBuffer {
+        var picture = PixelBuffer(width: scene.width, height: scene.height)
+        try Rasterizer(threads: 1).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(),
+                                          glyphProvider: font)
+        return picture
+    }
+
+    /// Inked pixel box (x0, y0, x1, y1; y down, x1/y1 exclusive) of a text run, placed as
+    /// the rasteriser places it.
+    static func box(_ run: TextRun, font: FreeTypeFont) -> Layout.Rect? {
+        let size = max(1, Int(run.size.rounded()))
+        var width: Float = 0
+        for s in run.text.unicodeScalars { width += font.glyph(s, pixelSize: size)?.advance ?? 0 }
+        var pen = run.origin.x - (run.anchor == .center ? width / 2 : run.anchor == .right ? width : 0)
+        let baseline = Int(run.origin.y.rounded())
+        var r: Layout.Rect? = nil
+        for s in run.text.unicodeScalars {
+            guard let g = font.glyph(s, pixelSize: size) else { continue }
+            if g.width > 0 && g.height > 0 {
+                let x0 = Float(Int(pen.rounded()) + g.bearing.x), y0 = Float(baseline + g.bearing.y)
+                let b = Layout.Rect(x0: x0, y0: y0, x1: x0 + Float(g.width), y1: y0 + Float(g.height))
+                r = r.map { Layout.Rect(x0: min($0.x0, b.x0), y0: min($0.y0, b.y0), x1: max($0.x1, b.x1), y1: max($0.y1, b.y1)) } ?? b
+            }
+            pen += g.advance
+        }
+        return r
+    }
+
+    static func overlaps(_ a: Layout.Rect, _ b: Layout.Rect) -> Bool {
+        a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+    }
+
+    /// Sum of RGB of a pixel (0…765).
+    static func brightness(_ p: PixelBuffer, _ x: Int, _ y: Int) -> Int {
+        let c = p.rgba(x: x, y: y)
+        return Int(c.x) + Int(c.y) + Int(c.z)
+    }
+}
