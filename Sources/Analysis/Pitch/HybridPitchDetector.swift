@@ -54,6 +54,8 @@ public final class HybridPitchDetector {
     /// The last YIN and autocorrelation results (for diagnostics and `--raw`).
     public private(set) var lastYin: LagEstimate?
     public private(set) var lastPearson: PearsonPeakSearch.Result?
+    /// The previous window's candidate before the gate (Hz, 0 = none).
+    private var previousCandidate = 0.0
 
     /// - Parameters:
     ///   - sampleRate: Hz.
@@ -78,20 +80,23 @@ public final class HybridPitchDetector {
         fingerprint.reset()
         lastYin = nil
         lastPearson = nil
+        previousCandidate = 0
     }
 
     /// Detects the pitch of `window` (`windowSize` samples). `latched` is the frequency the
     /// display is latched to (Hz), nil when it shows `---`; `highPassed` is the same window
-    /// through the tracker's streaming high-pass at half the latched f0 (nil: not available).
+    /// through the tracker's streaming high-pass at half the latched f0 (nil: not available);
+    /// `rumbleFree` is the window through a fixed 150 Hz streaming high-pass, analysed when
+    /// the raw window gives no pitch (rumble and pink noise mask it; the period survives).
     /// Does not allocate.
     public func detect(_ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
-                       latched: Double?) -> PitchEstimate? {
+                       rumbleFree: UnsafePointer<Float>? = nil, latched: Double?) -> PitchEstimate? {
         raw.analyse(window)
         let ms = raw.energy / Double(windowSize)
         level = ms > 1e-24 ? 10 * log10(ms) : -240
         noiseFloor.update(level: level)
         lastYin = nil; lastPearson = nil
-        guard ms > 1e-14 else { fingerprint.record(midi: -1); return nil }   // below −140 dBFS
+        guard ms > 1e-14 else { fingerprint.record(midi: -1); previousCandidate = 0; return nil }   // below −140 dBFS
 
         // 1. YIN input when latched: the high-passed stream (`highPassed`, see
         //    StreamingHighPass) if given, low-passed at 12× f0 (≤ 4 kHz) when f0 ≤ 400 Hz
@@ -122,28 +127,29 @@ public final class HybridPitchDetector {
                     abs(log2(Double(k) * y.lag / expected)) < 0.04
                 }
             } ?? false
-            if !inWindow, !subharmonicLatch,
-               let near = YinSearch.searchNear(yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag) {
-                if yin == nil || near.confidence >= yin!.confidence - 0.05 { yin = near }
+            if !inWindow, !subharmonicLatch {
+                // The standard result at an integer multiple (2…6) of the latched period is that
+                // note's own subharmonic dip: keep the latched period if it dips below 0.40.
+                let multiple = yin.map { y in
+                    (2...6).contains { k in abs(log2(y.lag / (Double(k) * expected))) < 0.03 }
+                } ?? false
+                let threshold = multiple ? YinSearch.relaxedThreshold : YinSearch.latchedThreshold
+                if let near = YinSearch.searchNear(yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,
+                                                   threshold: threshold) {
+                    if yin == nil || multiple || near.confidence >= yin!.confidence - 0.05 { yin = near }
+                }
             }
         }
         let ac = PearsonPeakSearch.search(raw, minLag: minLag, maxLag: maxLag)
         lastYin = yin; lastPearson = ac
 
-        // 2. Band combination.
-        var result: PitchEstimate?
-        if let y = yin {
-            let fy = y.frequency(sampleRate: sampleRate)
-            let agree = ac.map { sameNote($0.estimate.frequency(sampleRate: sampleRate), fy) } ?? false
-            if fy > 95 {
-                result = PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
-            } else if fy >= 65 {
-                if y.confidence >= 0.88 || agree {
-                    result = PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
-                }
-            } else if agree {
-                result = PitchEstimate(frequency: fy, confidence: y.confidence, source: .both)
-            }
+        // 2. Band combination; if it fails, the same on the rumble-free window.
+        var result = combine(yin: yin, ac: ac)
+        if result == nil, let clean = rumbleFree {
+            filtered.analyse(clean)
+            let y2 = YinSearch.search(filtered, minLag: minLag, maxLag: maxLag)
+            let a2 = PearsonPeakSearch.search(filtered, minLag: minLag, maxLag: maxLag)
+            if let r2 = combine(yin: y2, ac: a2) { result = r2; lastYin = y2; lastPearson = a2 }
         }
 
         // 3. Rescue.
@@ -159,6 +165,8 @@ public final class HybridPitchDetector {
                 fingerprint.record(midi: -1)
             }
         }
+        let previous = previousCandidate
+        previousCandidate = result?.frequency ?? 0
         guard let candidate = result else { return nil }
 
         // 4. Mains hum is not a note.
@@ -167,9 +175,13 @@ public final class HybridPitchDetector {
         // 5. Harmonic gate for new low notes.
         let isNew = latched.map { !sameNote($0, candidate.frequency, tolerance: 0.6) } ?? true
         if isNew && candidate.frequency < 200 {
-            let strongAC = ac.map {
+            // Strong autocorrelation bypasses the gate (pure tones have no harmonics), when the
+            // pitch is also stable to 25 ¢ since the last hop: narrowband rumble correlates
+            // strongly too, but its period wanders.
+            let stable = previous > 0 && abs(1200 * log2(candidate.frequency / previous)) < 25
+            let strongAC = stable && (lastPearson.map {
                 $0.estimate.confidence >= 0.90 && sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
-            } ?? false
+            } ?? false)
             if !strongAC {
                 if evidence == nil { fingerprint.load(window); evidence = fingerprint.evaluate(f0: candidate.frequency) }
                 var ev = evidence!
@@ -183,6 +195,18 @@ public final class HybridPitchDetector {
             }
         }
         return candidate
+    }
+
+    /// Band combination of seed 004 §6: above 95 Hz YIN; 65–95 Hz YIN at confidence ≥ 0.88
+    /// or with the autocorrelation agreeing on the note; below 65 Hz both must agree.
+    private func combine(yin: LagEstimate?, ac: PearsonPeakSearch.Result?) -> PitchEstimate? {
+        guard let y = yin else { return nil }
+        let fy = y.frequency(sampleRate: sampleRate)
+        let agree = ac.map { sameNote($0.estimate.frequency(sampleRate: sampleRate), fy) } ?? false
+        if fy > 95 || (fy >= 65 && (y.confidence >= 0.88 || agree)) || agree {
+            return PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
+        }
+        return nil
     }
 
     /// Same MIDI note: within `tolerance` semitones (0.5 = rounds to the same note).
@@ -212,6 +236,14 @@ public final class HybridPitchDetector {
             }
         }
         guard bestScore >= 0.35, bestLag > 0 else { fingerprint.record(midi: -1); return nil }
+        // Octave check: a candidate whose odd harmonics are all absent is a subharmonic.
+        if bestEvidence.looksOctaveLow && bestLag / 2 > minLag {
+            let up = fingerprint.evaluate(f0: 2 * sampleRate / Double(bestLag))
+            if !up.rejected && up.present >= 2 {
+                bestLag /= 2; bestEvidence = up; bestMidi += 12
+                bestScore = max(bestScore, up.score + fingerprint.persistence(midi: bestMidi))
+            }
+        }
         fingerprint.record(midi: bestMidi)
         let refined = YinSearch.refine(raw, bestLag)
         return (sampleRate / refined.lag, bestEvidence, bestScore)

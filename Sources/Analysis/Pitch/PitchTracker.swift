@@ -25,6 +25,12 @@ public final class PitchTracker {
     private let hpRing: UnsafeMutablePointer<Float>
     private let hpWindow: UnsafeMutablePointer<Float>
     private var highPass = StreamingHighPass()
+    /// The input through a fixed 150 Hz high-pass (the detector's rumble-free retry).
+    private let fixedRing: UnsafeMutablePointer<Float>
+    private let fixedWindow: UnsafeMutablePointer<Float>
+    private var fixedHighPass = StreamingHighPass()
+    /// Cutoff of the fixed high-pass (Hz).
+    public static let rumbleCutoff = 150.0
     /// Hops since the high-pass cutoff last changed (its window is clean after a full window).
     private var hpAge = 0
     private var writeIndex = 0
@@ -62,9 +68,17 @@ public final class PitchTracker {
         hpRing.initialize(repeating: 0, count: windowSize)
         hpWindow = .allocate(capacity: windowSize)
         hpWindow.initialize(repeating: 0, count: windowSize)
+        fixedRing = .allocate(capacity: windowSize)
+        fixedRing.initialize(repeating: 0, count: windowSize)
+        fixedWindow = .allocate(capacity: windowSize)
+        fixedWindow.initialize(repeating: 0, count: windowSize)
+        fixedHighPass.setCutoff(PitchTracker.rumbleCutoff, sampleRate: Double(sampleRate))
     }
 
-    deinit { ring.deallocate(); window.deallocate(); hpRing.deallocate(); hpWindow.deallocate() }
+    deinit {
+        ring.deallocate(); window.deallocate(); hpRing.deallocate(); hpWindow.deallocate()
+        fixedRing.deallocate(); fixedWindow.deallocate()
+    }
 
     /// Active preset.
     public var preset: TuningPreset {
@@ -78,6 +92,8 @@ public final class PitchTracker {
         hpRing.update(repeating: 0, count: windowSize)
         highPass = StreamingHighPass()
         hpAge = 0
+        fixedRing.update(repeating: 0, count: windowSize)
+        fixedHighPass.reset()
         writeIndex = 0; filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
         raw = nil
         tuner.reset()
@@ -94,7 +110,10 @@ public final class PitchTracker {
             let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
             let src = samples.baseAddress! + i
             (ring + writeIndex).update(from: src, count: take)
-            for k in 0..<take { hpRing[writeIndex + k] = highPass.process(src[k]) }
+            for k in 0..<take {
+                hpRing[writeIndex + k] = highPass.process(src[k])
+                fixedRing[writeIndex + k] = fixedHighPass.process(src[k])
+            }
             writeIndex = (writeIndex + take) % windowSize
             filled = min(windowSize, filled + take)
             sinceHop += take
@@ -115,13 +134,15 @@ public final class PitchTracker {
         (window + head).update(from: ring, count: writeIndex)
         hpWindow.update(from: hpRing + writeIndex, count: head)
         (hpWindow + head).update(from: hpRing, count: writeIndex)
+        fixedWindow.update(from: fixedRing + writeIndex, count: head)
+        (fixedWindow + head).update(from: fixedRing, count: writeIndex)
         hopCount += 1
         time = Double(samplesSeen) / Double(sampleRate)
         let latched = tuner.latchedFrequency
         // The high-passed window is usable once the filter has run at one cutoff for a window.
         let hpReady = latched != nil && highPass.cutoff > 0 && hpAge * hopSize >= windowSize
         raw = filled < hopSize ? nil : detector.detect(window, highPassed: hpReady ? UnsafePointer(hpWindow) : nil,
-                                                       latched: latched)
+                                                       rumbleFree: UnsafePointer(fixedWindow), latched: latched)
         // Fine frequency from the first partial while latched on the same note (stiff strings).
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
             if let f = firstPartial.refine(window, endSample: samplesSeen, estimate: e.frequency,

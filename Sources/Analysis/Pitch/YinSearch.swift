@@ -48,7 +48,7 @@ public enum YinSearch {
     /// Latched search: the CMND minimum within ±`semitones` of `expectedLag`, accepted
     /// below `latchedThreshold`.
     public static func searchNear(_ a: LagAnalysis, expectedLag: Double, semitones: Double = 1,
-                                  minLag: Int, maxLag: Int) -> LagEstimate? {
+                                  minLag: Int, maxLag: Int, threshold: Float = latchedThreshold) -> LagEstimate? {
         let ratio = pow2(semitones / 12)
         let lo = max(minLag, max(2, Int((expectedLag / ratio).rounded(.down))))
         let hi = min(maxLag, min(a.maxLag - 1, Int((expectedLag * ratio).rounded(.up))))
@@ -56,7 +56,7 @@ public enum YinSearch {
         let c = a.cmnd
         var best = lo
         for t in lo...hi where c[t] < c[best] { best = t }
-        guard c[best] < latchedThreshold, best > lo, best < hi else { return nil }
+        guard c[best] < threshold, best > lo, best < hi else { return nil }
         return refine(a, best)
     }
 
