@@ -65,7 +65,8 @@ public final class FramebufferSink: FrameSink {
             mapLength = max(smemLen, f.stride * f.height * (doubleBuffered ? 2 : 1))
         } else {
             guard let width, let height, let bitsPerPixel else {
-                throw MediaError("'\(path)' is not a framebuffer device: give --fb-size WxH and --fb-bpp for a file")
+                throw MediaError(exists ? "'\(path)' is not a framebuffer device: give --fb-size WxH and --fb-bpp for a file"
+                                        : "no framebuffer at '\(path)' (in a terminal use --display terminal; for a file give --fb-size WxH)")
             }
             format = try FramebufferFormat(width: width, height: height, bitsPerPixel: bitsPerPixel)
             fd = open(path, O_RDWR | O_CREAT, 0o644)
