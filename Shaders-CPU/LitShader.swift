@@ -9,7 +9,10 @@ public struct LitShader: Shader3D {
     public static let light: SIMD3<Float> = normalize(SIMD3(-0.5, 1, 0.3))
     public static let ambient: Float = 0.5
 
-    public init() {}
+    /// `light` copied at construction: a static read per fragment costs a lazy-init check.
+    @usableFromInline let l: SIMD3<Float>
+
+    public init() { l = LitShader.light }
 
     @inlinable @inline(__always)
     public func vertex(_ v: Vertex3D, mvp: Mat4) -> ShadedVertex {
@@ -19,8 +22,10 @@ public struct LitShader: Shader3D {
 
     @inlinable @inline(__always)
     public func fragment(normal: SIMD3<Float>, color: SIMD4<Float>) -> SIMD4<Float> {
-        let n = normalize(normal)
-        let brightness = LitShader.ambient + (1 - LitShader.ambient) * max(dot(n, LitShader.light), 0)
+        // dot(normalize(N), L) = dot(N, L) / |N|, written out so it inlines into the span loop.
+        let nn = (normal * normal).sum()
+        let ndotl = nn > 0 ? (normal * l).sum() / nn.squareRoot() : 0
+        let brightness = 0.5 + 0.5 * max(ndotl, 0)   // ambient 0.5
         return SIMD4(color.x * brightness, color.y * brightness, color.z * brightness, color.w)
     }
 }

@@ -91,8 +91,10 @@ public struct SurfaceMode: ModeBuilder {
             scene.vertices3D.append(Vertex3D(c, n, cc))
         }
 
+        // Rows are emitted front (newest) to back: the depth test LESS gives the same picture
+        // in any order, and nearer triangles first let it reject hidden fragments before shading.
         scene.begin3D(mvp: mvp)
-        for r in 0..<(rows - 1) {
+        for r in stride(from: rows - 2, through: 0, by: -1) {
             var a = point(r, 0), b = point(r + 1, 0)
             var ca = color(r, 0, a.y), cb = color(r + 1, 0, b.y)
             for c in 0..<(bands - 1) {
@@ -111,7 +113,7 @@ public struct SurfaceMode: ModeBuilder {
         let top = SIMD3<Float>(0, SurfaceMode.ridgeLift + SurfaceMode.ridgeThickness, 0)
         let boost = SIMD4<Float>(SurfaceMode.ridgeBoost, SurfaceMode.ridgeBoost, SurfaceMode.ridgeBoost, 1)
         scene.begin3D(mvp: mvp)
-        for r in 0..<rows {
+        for r in stride(from: rows - 1, through: 0, by: -1) {
             var p = point(r, 0)
             var cp = color(r, 0, p.y) * boost
             for c in 0..<(bands - 1) {

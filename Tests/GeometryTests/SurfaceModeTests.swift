@@ -80,12 +80,14 @@ final class SurfaceModeTests: XCTestCase {
         let cam = SurfaceMode.camera(layout: Layout(width: 320, height: 180, labels: false)).camera
         let ridges = plus.vertices3D[44_958...]
         let first = Array(ridges.prefix(6))
-        let y0 = st.surface.value(row: 0, band: 0) * cam.yScale
+        // Both draws go front (newest row) to back: ridge quad 0 is row 59, band 0; mesh vertex 1 is (59, 0).
+        let y0 = st.surface.value(row: 59, band: 0) * cam.yScale
         XCTAssertEqual(first[0].position.y, y0 + 0.002, accuracy: 1e-5)
         XCTAssertEqual(first[5].position.y, y0 + 0.010, accuracy: 1e-5)
-        XCTAssertEqual(first[0].position.z, -1)
+        XCTAssertEqual(first[0].position.z, 1)
         XCTAssert(ridges.allSatisfy { $0.normal == SIMD3(0, 1, 0) })
-        let meshColor = plain.vertices3D[0].color
+        XCTAssertEqual(plain.vertices3D[1].position, SIMD3(-1, y0, 1))
+        let meshColor = plain.vertices3D[1].color
         XCTAssertEqual(first[0].color.x, meshColor.x * 1.3, accuracy: 1e-5)
         XCTAssertEqual(first[0].color.z, meshColor.z * 1.3, accuracy: 1e-5)
     }
