@@ -71,9 +71,8 @@ public struct TunerViewMode: ModeBuilder {
         let text = layout.labels
         let scale = max(0.3, min(Float(layout.width), Float(layout.height)) / 1080)
         scene.begin2D()
-        // Warm dark cabinet behind everything, slightly lighter at the top.
-        scene.pxRect(x0: 0, y0: 0, x1: Float(layout.width), y1: Float(layout.height),
-                     top: SIMD4(0.07, 0.06, 0.05, 1), bottom: TunerColors.background)
+        // Warm dark cabinet behind everything (the clear colour: no full-frame overdraw).
+        scene.clearColor = TunerColors.background
         p.chassis.draw(into: &scene, scale: scale, powered: true)
         SubMeterPanel.draw(p.panel, scale: scale, into: &scene)
         scene.end2D()

@@ -102,6 +102,16 @@ public struct TunerViewState: Sendable, Equatable {
         strobePhase = TunerViewState.advance(strobePhase, velocity: strobeVelocity, dt: Float(dt))
     }
 
+    /// Advances one video frame from the pitch display (`PitchTracker.display`; nil = `---`)
+    /// and the stroboscope's reading — the wiring's single call per video frame.
+    public mutating func update(_ display: TunerReading?, strobe: StrobeReading?, dt: Double) {
+        if let d = display {
+            update(frequency: d.frequency, target: d.target, cents: d.cents, reading: strobe, dt: dt)
+        } else {
+            update(frequency: nil, target: target, cents: 0, reading: strobe, dt: dt)
+        }
+    }
+
     /// Integrates the band phases: φ += ω·dt (ω capped at ±120 rad/s), wrapped to 0…2π.
     public static func advance(_ phase: SIMD4<Float>, velocity: SIMD4<Float>, dt: Float) -> SIMD4<Float> {
         let cap = StroboscopeAnalyzer.maxVelocity
