@@ -47,12 +47,12 @@ struct TempoCommand: ParsableCommand {
         let summary = TempoSummary(updates: updates, duration: tracker.time)
         var out = ""
         if csv {
-            out = raw ? "time_s,bpm,confidence,sharpness,corroborated\n" : "time_s,bpm,confidence\n"
+            out = raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,variation\n" : "time_s,bpm,confidence\n"
             for u in updates {
                 if raw {
                     let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm
-                        + String(format: ",%.3f,%.3f,%d\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0)
+                        + String(format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0, u.raw?.pulse ?? 0, u.raw?.variation ?? 0)
                 } else {
                     let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)
@@ -81,9 +81,9 @@ struct TempoCommand: ParsableCommand {
     }
 }
 
-/// The tempo "the display would show for most of the file" (SPEC §1): the displayed
-/// value held longest (values within ±2 BPM pooled), or nil when a tempo is shown for
-/// less than a quarter of the file.
+/// The tempo "the display would show for most of the file" (SPEC §1): the time-weighted
+/// median of the displayed values (robust to a slow drift and to a brief wrong reading),
+/// or nil when a tempo is shown for less than a quarter of the file.
 struct TempoSummary {
     var bpm: Double?
     var confidence = 0.0
@@ -100,16 +100,17 @@ struct TempoSummary {
         }
         let shown = spans.reduce(0) { $0 + $1.seconds }
         shownFraction = shown / duration
-        guard shownFraction >= 0.25 else { return }
-        var bestWeight = -1.0, bestCentre = 0.0
+        guard shownFraction >= 0.25, shown > 0 else { return }
+        spans.sort { $0.bpm < $1.bpm }
+        var accumulated = 0.0
+        var median = spans[spans.count - 1].bpm
         for s in spans {
-            let w = spans.filter { abs($0.bpm - s.bpm) <= 2 }.reduce(0) { $0 + $1.seconds }
-            if w > bestWeight { bestWeight = w; bestCentre = s.bpm }
+            accumulated += s.seconds
+            if accumulated >= shown / 2 { median = s.bpm; break }
         }
-        let pool = spans.filter { abs($0.bpm - bestCentre) <= 2 }
-        let weight = pool.reduce(0) { $0 + $1.seconds }
-        guard weight > 0 else { return }
-        bpm = pool.reduce(0) { $0 + $1.bpm * $1.seconds } / weight
-        confidence = pool.reduce(0) { $0 + $1.confidence * $1.seconds } / weight
+        bpm = median
+        let near = spans.filter { abs($0.bpm - median) <= 2 }
+        let weight = near.reduce(0) { $0 + $1.seconds }
+        confidence = weight > 0 ? near.reduce(0) { $0 + $1.confidence * $1.seconds } / weight : 0
     }
 }

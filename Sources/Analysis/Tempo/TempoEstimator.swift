@@ -13,6 +13,12 @@ public struct TempoEstimate: Equatable, Sendable {
     /// attacks), near 0 for a smooth periodic swell (beating partials of a held chord,
     /// a pad's tremolo), which is periodic but not a beat.
     public var sharpness: Double
+    /// Coefficient of variation (σ/mean) of the raw onset strength over the history.
+    public var variation: Double
+    /// Highest smoothed autocorrelation at a single beat period of 60–200 BPM
+    /// (no multiples): whether onsets recur at a beat rate at all, rather than once a
+    /// bar (a pad changing chords on each downbeat).
+    public var pulse: Double
     /// Whether a weak estimate was confirmed by the two halves of the history on their
     /// own (set by `TempoTracker`; see `TempoDisplayFilter`).
     public var corroborated = false
@@ -94,6 +100,10 @@ final class TempoEstimator {
     func estimate(_ onset: UnsafePointer<Float>, count n: Int) -> TempoEstimate? {
         precondition(n <= capacity)
         guard n >= 24, prepare(onset, count: n) else { return nil }
+        var sum = 0.0, sumSq = 0.0
+        for i in 0..<n { sum += Double(onset[i]); sumSq += Double(onset[i]) * Double(onset[i]) }
+        let meanOnset = sum / Double(n)
+        let variation = meanOnset > 0 ? (max(0, sumSq / Double(n) - meanOnset * meanOnset)).squareRoot() / meanOnset : 0
         let sharpness = Double(1 - acf[1])
         smoothACF()
 
@@ -126,7 +136,11 @@ final class TempoEstimator {
         if tempo < Self.minBPM { tempo *= 2 }
         if tempo >= Self.maxBPM { tempo /= 2 }
         let confidence = max(comb(tempo), comb(tempo / 2), comb(tempo * 2))
-        return TempoEstimate(bpm: tempo, confidence: Double(max(0, min(1, confidence))), sharpness: sharpness)
+        var pulse: Float = 0
+        let shortest = Int(60 * frameRate / 200), longest = min(lags, Int((60 * frameRate / 60).rounded(.up)))
+        if shortest < longest { for l in shortest...longest { pulse = max(pulse, acf[l]) } }
+        return TempoEstimate(bpm: tempo, confidence: Double(max(0, min(1, confidence))), sharpness: sharpness,
+                             variation: variation, pulse: Double(pulse))
     }
 
     @inline(__always)

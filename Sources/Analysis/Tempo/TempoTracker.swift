@@ -50,10 +50,15 @@ public final class TempoTracker {
     private let minFrames: Int
     private let keepAfterFlush: Int
     private let silenceFrames: Int
+    private let recentFrames: Int
     // Onset (beat dot) detector state.
     private var framesSinceOnset = Int.max / 2
     private let minOnsetGap: Int
 
+    /// A 4 s recent-window estimate replaces the whole-history one when its confidence
+    /// is at least this, and this margin above the whole's.
+    static let recentConfidence = 0.5
+    static let recentMargin = 0.1
     /// Mean power (linear, full-scale sine = 0.5) below which the input counts as silent.
     static let silencePower: Float = 1e-7   // −70 dBFS
 
@@ -71,6 +76,7 @@ public final class TempoTracker {
         minFrames = Int((3 * frameRate).rounded())
         keepAfterFlush = Int((3 * frameRate).rounded())
         silenceFrames = Int((2 * frameRate).rounded())
+        recentFrames = Int((4 * frameRate).rounded())
         minOnsetGap = max(1, Int((0.1 * frameRate).rounded(.up)))
         onset = OnsetStrength(sampleRate: sampleRate, size: size)
         estimator = TempoEstimator(frameRate: frameRate, capacity: capacity)
@@ -173,7 +179,15 @@ public final class TempoTracker {
             let start = (head - count + capacity) % capacity
             for k in 0..<count { linear[k] = ring[(start + k) % capacity] }
             estimate = estimator.estimate(linear, count: count)
-            if var e = estimate, e.confidence < filter.strongConfidence, e.confidence >= filter.minConfidence {
+            // When the beat started (or changed) within the history, the newest
+            // seconds alone show it much more clearly than the diluted whole.
+            if count >= recentFrames + minFrames / 2,
+               let recent = estimator.estimate(linear + (count - recentFrames), count: recentFrames),
+               recent.confidence >= TempoTracker.recentConfidence,
+               recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin {
+                estimate = recent
+            }
+            if var e = estimate, filter.needsCorroboration(e) {
                 e.corroborated = corroborates(e)
                 estimate = e
             }
