@@ -139,20 +139,20 @@ public struct SurfaceMode: ModeBuilder {
         guard layout.labels else { return }
         let f = layout.fontSize
         let (_, mvp) = camera(layout: layout)
+        // Left to right; a label that would touch the previous one is skipped (estimated
+        // width 0.6 em per character plus a 0.6 em gap).
+        var lastRight = -Float.infinity
         for (hz, text) in Labels.frequencies {
             let x = -1 + 2 * Float(LogBands.position(ofFrequency: hz))
             let c = mvp * SIMD4(x, 0, 1, 1)
             guard c.w > 0 else { continue }
             let p = layout.pixel(SIMD2(c.x / c.w, c.y / c.w))
+            let half = 0.3 * f * Float(text.count)
+            guard p.x - half >= lastRight + 0.6 * f else { continue }
+            lastRight = p.x + half
             scene.addText(TextRun(text, at: SIMD2(p.x, p.y + f * 1.15), size: f, color: Labels.textColor, anchor: .center))
         }
-        let wf = layout.pixel(SIMD2(layout.waveform.x0, layout.waveform.y1))
-        scene.addText(TextRun("waveform", at: SIMD2(wf.x, wf.y - f * 0.2), size: f * 0.75, color: Labels.dimColor))
-        if let title {
-            let r = viewport(layout)
-            let topRight = layout.pixel(SIMD2(r.x1, r.y1))
-            scene.addText(TextRun(title, at: SIMD2(topRight.x, topRight.y - f * 0.9), size: f * 1.1,
-                                  color: SIMD4(0.95, 0.95, 1, 0.95), anchor: .right))
-        }
+        scene.addText(TextRun("waveform", at: layout.waveformLabelOrigin, size: f * 0.75, color: Labels.dimColor))
+        if let title { Labels.title(title, layout: layout, into: &scene) }
     }
 }
