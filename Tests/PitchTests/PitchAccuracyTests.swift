@@ -25,7 +25,7 @@ final class PitchAccuracyTests: XCTestCase {
     func testSinesAcrossRange() {
         for c in Self.cases {
             let f = Self.frequency(c)
-            let x = ToneGenerators.sine(frequency: f, sampleRate: 48000, duration: 0.6, amplitude: 0.4)
+            let x = ToneGenerators.sine(frequency: f, sampleRate: 48000, duration: Self.settle(f) + 0.2, amplitude: 0.4)
             let hops = track(x, sampleRate: 48000)
             assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: Self.tolerance(f), "sine MIDI \(c.midi) \(c.cents)¢")
             if let r = hops.last?.display {
@@ -38,8 +38,9 @@ final class PitchAccuracyTests: XCTestCase {
     func testHarmonicTonesAcrossRange() {
         for (i, c) in Self.cases.enumerated() {
             let f = Self.frequency(c)
-            let x = ToneGenerators.harmonic(f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(12),
-                                            sampleRate: 44100, duration: 0.6, amplitude: 0.4, seed: UInt64(i + 1))
+            let x = ToneGenerators.harmonic(f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(8),
+                                            sampleRate: 44100, duration: Self.settle(f) + 0.2, amplitude: 0.4,
+                                            seed: UInt64(i + 1))
             let hops = track(x, sampleRate: 44100)
             assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: Self.tolerance(f), "harmonic MIDI \(c.midi) \(c.cents)¢")
         }

@@ -130,8 +130,10 @@ public final class HybridPitchDetector {
             if !inWindow, !subharmonicLatch {
                 // The standard result at an integer multiple (2…6) of the latched period is that
                 // note's own subharmonic dip: keep the latched period if it dips below 0.40.
+                // (Unless the latched lag is itself only half a period: the octave check.)
                 let multiple = yin.map { y in
                     (2...6).contains { k in abs(log2(y.lag / (Double(k) * expected))) < 0.03 }
+                        && !yinInput.isHalfPeriod(Int(expected.rounded()))
                 } ?? false
                 let threshold = multiple ? YinSearch.relaxedThreshold : YinSearch.latchedThreshold
                 if let near = YinSearch.searchNear(yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,

@@ -108,6 +108,34 @@ public final class LagAnalysis {
         }
     }
 
+    /// The difference function normalised by twice the window's mean square (0 = identical
+    /// segments, ≈ 1 = unrelated): its minimum within ±`radius` lags of `lag`.
+    public func normalizedDifference(near lag: Int, radius: Int = 2) -> Double {
+        let ms = energy / Double(size)
+        guard ms > 0 else { return 1 }
+        var best = Float.infinity
+        for t in max(1, lag - radius)...min(maxLag, lag + radius) { best = min(best, diff[t]) }
+        return Double(best) / (2 * ms)
+    }
+
+    /// The true period when `lag` is only a fraction of it: among 2·lag, 3·lag and 4·lag, the
+    /// multiple whose difference is lowest, if lower than at `lag` by more than `margin`
+    /// (normalised); otherwise 1. For a true period all multiples are equal, or longer lags
+    /// are worse (decay, vibrato, noise); a lower one means partials that `lag` cannot
+    /// explain (a weak or missing fundamental leaves its first dip at T/2 or T/3).
+    public func periodMultiple(of lag: Int, margin: Double = 0.04) -> Int {
+        let base = normalizedDifference(near: lag, radius: 1)
+        var best = 1, bestValue = base - margin
+        for k in 2...4 where k * lag + 2 <= maxLag {
+            let v = normalizedDifference(near: k * lag)
+            if v < bestValue - 1e-9 { best = k; bestValue = v }
+        }
+        return best
+    }
+
+    /// True when `lag` is a fraction of the period (see `periodMultiple`).
+    public func isHalfPeriod(_ lag: Int, margin: Double = 0.04) -> Bool { periodMultiple(of: lag, margin: margin) > 1 }
+
     /// Exact overlap-normalised difference at an integer lag, in double precision straight
     /// from the window (the FFT path is single precision). Does not allocate.
     public func exactDifference(_ lag: Int) -> Double {

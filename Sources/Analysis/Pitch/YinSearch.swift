@@ -23,8 +23,8 @@ public enum YinSearch {
     public static let threshold: Float = 0.15
     /// Threshold for the global-minimum rescue.
     public static let relaxedThreshold: Float = 0.40
-    /// Threshold within the latched window.
-    public static let latchedThreshold: Float = 0.25
+    /// Threshold within the latched window (seed 004: 0.25; 0.35 tracks decays through noise).
+    public static let latchedThreshold: Float = 0.35
 
     /// Standard search over lags `minLag…maxLag`.
     public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int) -> LagEstimate? {
@@ -36,6 +36,13 @@ public enum YinSearch {
         while t <= hi {
             if c[t] < threshold {
                 while t + 1 <= hi && c[t + 1] < c[t] { t += 1 }
+                // Octave check: a weak fundamental leaves a first dip at T/2 or T/3.
+                let k = a.periodMultiple(of: t)
+                if k > 1 {
+                    var t2 = k * t
+                    for u in max(t2 - 2, 1)...min(t2 + 2, a.maxLag - 1) where c[u] < c[t2] { t2 = u }
+                    if t2 < a.maxLag - 1 { return refine(a, t2) }
+                }
                 return refine(a, t)
             }
             if c[t] < c[best] { best = t }
