@@ -71,13 +71,16 @@ public final class HarmonicFingerprint {
         return false
     }
 
-    /// Whether a candidate f0 looks like mains hum: it and at least 6 of its harmonics 2…8
-    /// sit within ±`tolerance` Hz of mains multiples.
-    public static func isMainsLike(_ f0: Double, tolerance: Double = 1.5) -> Bool {
-        guard f0 < 190, isMains(f0, tolerance: tolerance) else { return false }
-        var n = 0
-        for h in 2...8 where isMains(Double(h) * f0, tolerance: tolerance * Double(h).squareRoot()) { n += 1 }
-        return n >= 6
+    /// Whether a candidate f0 is mains hum: within 0.3 % (5 cents) of 50, 60, 100, 120, 150
+    /// or 180 Hz. Grid frequency holds within ±0.2 %, and hum's harmonics are exact multiples
+    /// of it, so a period found there is the hum (or, rarely, a note within 5 cents of it).
+    public static func isMainsLike(_ f0: Double, tolerance: Double = 0.003) -> Bool {
+        guard f0 < 190 else { return false }
+        for base in [50.0, 60.0] {
+            let k = (f0 / base).rounded()
+            if k >= 1 && k <= 3 && abs(f0 - k * base) <= tolerance * f0 { return true }
+        }
+        return false
     }
 
     /// Amplitudes at `f` and at the two reference frequencies, in one pass.

@@ -116,9 +116,16 @@ public final class HybridPitchDetector {
                 yinInput = filtered
             }
         }
-        var yin = YinSearch.search(yinInput, minLag: minLag, maxLag: maxLag)
+        var yin = YinSearch.search(yinInput, minLag: minLag, maxLag: maxLag, octaveCheck: rumbleFree)
         if let f = latched {
-            let expected = sampleRate / f
+            var expected = sampleRate / f
+            // A latch on a subharmonic (the rumble-free window is as periodic at a half or a
+            // third of the latched period): track the shorter period instead.
+            if let x = rumbleFree {
+                let d = LagAnalysis.periodDivisor(in: x, size: windowSize, lag: Int(expected.rounded()),
+                                                  minLag: minLag, maxLag: raw.maxLag)
+                if d > 1 { expected /= Double(d) }
+            }
             let inWindow = yin.map { abs(log2($0.lag / expected)) < 1.0 / 12 } ?? false
             // A deep first dip at 1/2, 1/3 or 1/4 of the latched period means the latch is on a
             // subharmonic (every period-T signal also dips at 2T): keep the standard result.
@@ -133,7 +140,10 @@ public final class HybridPitchDetector {
                 // (Unless the latched lag is itself only half a period: the octave check.)
                 let multiple = yin.map { y in
                     (2...6).contains { k in abs(log2(y.lag / (Double(k) * expected))) < 0.03 }
-                        && !yinInput.isHalfPeriod(Int(expected.rounded()))
+                        && (rumbleFree.map {
+                            LagAnalysis.periodMultiple(in: $0, size: windowSize, lag: Int(expected.rounded()),
+                                                       maxLag: raw.maxLag) > 1
+                        } ?? yinInput.isHalfPeriod(Int(expected.rounded()))) == false
                 } ?? false
                 let threshold = multiple ? YinSearch.relaxedThreshold : YinSearch.latchedThreshold
                 if let near = YinSearch.searchNear(yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,

@@ -133,6 +133,63 @@ public final class LagAnalysis {
         return best
     }
 
+    /// `periodMultiple(of:)` computed directly (time domain) on another window `x` of `size`
+    /// samples: the tracker passes the rumble-free (150 Hz high-passed) window, so that
+    /// low-frequency noise, whose own slow correlation changes the difference function by
+    /// more than the margin, cannot fake a longer period. Does not allocate.
+    public static func periodMultiple(in x: UnsafePointer<Float>, size n: Int, lag: Int, maxLag: Int,
+                                      margin: Double = 0.04) -> Int {
+        var e = 0.0
+        for i in 0..<n { e += Double(x[i]) * Double(x[i]) }
+        guard e > 0, 2 * lag + 2 <= maxLag else { return 1 }
+        let scale = 1 / (2 * e / Double(n))
+        let base = minDifference(x, n, center: lag, radius: 1, maxLag: maxLag) * scale
+        var best = 1, bestValue = base - margin
+        for k in 2...4 where k * lag + 2 <= maxLag {
+            let v = minDifference(x, n, center: k * lag, radius: 2, maxLag: maxLag) * scale
+            if v < bestValue - 1e-9 { best = k; bestValue = v }
+        }
+        return best
+    }
+
+    /// The reverse check on window `x`: the largest divisor d of 2…4 for which lag/d
+    /// (≥ `minLag`) is as good a period as `lag` (difference within `slack`), else 1.
+    /// A raw window full of rumble can hide the first dip at T and show it at 2T; on the
+    /// rumble-free window, T is then as periodic as 2T, and the shorter period wins (YIN's
+    /// own principle). The slack is smaller than `periodMultiple`'s margin, so the two
+    /// checks cannot undo each other. Does not allocate.
+    public static func periodDivisor(in x: UnsafePointer<Float>, size n: Int, lag: Int, minLag: Int, maxLag: Int,
+                                     slack: Double = 0.02) -> Int {
+        var e = 0.0
+        for i in 0..<n { e += Double(x[i]) * Double(x[i]) }
+        guard e > 0 else { return 1 }
+        let scale = 1 / (2 * e / Double(n))
+        let base = minDifference(x, n, center: lag, radius: 1, maxLag: maxLag) * scale
+        for d in stride(from: 4, through: 2, by: -1) where lag / d >= minLag {
+            let v = minDifference(x, n, center: lag / d, radius: 1 + 2 / d, maxLag: maxLag) * scale
+            if v < base + slack { return d }
+        }
+        return 1
+    }
+
+    /// Minimum over lags center ± radius of the overlap-normalised difference of `x`.
+    private static func minDifference(_ x: UnsafePointer<Float>, _ n: Int, center: Int, radius: Int, maxLag: Int) -> Double {
+        var best = Double.infinity
+        for t in max(1, center - radius)...min(maxLag, center + radius) {
+            let m = n - t
+            var s0 = 0.0, s1 = 0.0
+            var i = 0
+            while i + 1 < m {
+                let d0 = Double(x[i] - x[i + t]), d1 = Double(x[i + 1] - x[i + 1 + t])
+                s0 += d0 * d0; s1 += d1 * d1
+                i += 2
+            }
+            if i < m { let d = Double(x[i] - x[i + t]); s0 += d * d }
+            best = min(best, (s0 + s1) / Double(m))
+        }
+        return best
+    }
+
     /// True when `lag` is a fraction of the period (see `periodMultiple`).
     public func isHalfPeriod(_ lag: Int, margin: Double = 0.04) -> Bool { periodMultiple(of: lag, margin: margin) > 1 }
 

@@ -26,8 +26,11 @@ public enum YinSearch {
     /// Threshold within the latched window (seed 004: 0.25; 0.35 tracks decays through noise).
     public static let latchedThreshold: Float = 0.35
 
-    /// Standard search over lags `minLag…maxLag`.
-    public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int) -> LagEstimate? {
+    /// Standard search over lags `minLag…maxLag`. The octave check (see
+    /// `LagAnalysis.periodMultiple`) runs on `octaveCheck` (a window of the same size) when
+    /// given, else on `a` itself.
+    public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int,
+                              octaveCheck: UnsafePointer<Float>? = nil) -> LagEstimate? {
         let c = a.cmnd
         var t = max(minLag, 2)
         let hi = min(maxLag, a.maxLag - 1)
@@ -37,11 +40,20 @@ public enum YinSearch {
             if c[t] < threshold {
                 while t + 1 <= hi && c[t + 1] < c[t] { t += 1 }
                 // Octave check: a weak fundamental leaves a first dip at T/2 or T/3.
-                let k = a.periodMultiple(of: t)
+                let k = octaveCheck.map {
+                    LagAnalysis.periodMultiple(in: $0, size: a.size, lag: t, maxLag: a.maxLag)
+                } ?? a.periodMultiple(of: t)
                 if k > 1 {
                     var t2 = k * t
                     for u in max(t2 - 2, 1)...min(t2 + 2, a.maxLag - 1) where c[u] < c[t2] { t2 = u }
                     if t2 < a.maxLag - 1 { return refine(a, t2) }
+                } else if let x = octaveCheck {
+                    let d = LagAnalysis.periodDivisor(in: x, size: a.size, lag: t, minLag: minLag, maxLag: a.maxLag)
+                    if d > 1 {
+                        var t2 = Int((Double(t) / Double(d)).rounded())
+                        for u in max(t2 - 2, 2)...min(t2 + 2, a.maxLag - 1) where c[u] < c[t2] { t2 = u }
+                        return refine(a, t2)
+                    }
                 }
                 return refine(a, t)
             }
