@@ -47,12 +47,12 @@ struct TempoCommand: ParsableCommand {
         let summary = TempoSummary(updates: updates, duration: tracker.time)
         var out = ""
         if csv {
-            out = raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,variation\n" : "time_s,bpm,confidence\n"
+            out = raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness\n" : "time_s,bpm,confidence\n"
             for u in updates {
                 if raw {
                     let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm
-                        + String(format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0, u.raw?.pulse ?? 0, u.raw?.variation ?? 0)
+                        + String(format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0, u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0)
                 } else {
                     let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)

@@ -1,24 +1,31 @@
 /// Turns the stream of raw tempo estimates into a stable display
-/// (SPEC §6; seed 000 Part 5 "Temporal smoothing" and "Tempo-change detection").
+/// (SPEC §6; seed 000 Part 5 "Temporal smoothing", "Silence suppression" and
+/// "Tempo-change detection"), with two additions against false readings:
 ///
-/// - A raw estimate counts only when it passes the beat test: sharp onsets, onsets
-///   recurring at a beat rate (not just once a bar), and confidence ≥ 0.35 — or ≥ 0.15
-///   (the seed's threshold) when both halves of the history confirm the tempo on their
-///   own; otherwise it is a "no beat" vote.
-/// - The display takes a new value only when 2 of the last 3 estimates agree within
-///   ±5 BPM (it shows their mean); it goes blank when 2 of the last 3 are "no beat".
-/// - 3 consecutive estimates more than 10 BPM from the displayed tempo ask the
-///   tracker to flush its onset history (`shouldFlush`).
+/// - **Beat test.** An estimate is *onset-like* when its onset signal has sharp, peaky
+///   onsets (kurtosis ≥ 2.15; not the smooth sinusoidal flicker, ~1.9, of a steady
+///   chord's interfering partials). It is *strong* when its comb confidence is also
+///   ≥ 0.42 and onsets recur
+///   at a beat rate (pulse ≥ 0.3, not just once a bar as a pad changing chords). It is
+///   *weak* with confidence ≥ 0.15 (the seed's display threshold) and pulse ≥ 0.1.
+/// - **Hysteresis.** Strong estimates vote for their tempo. Weak ones only hold a tempo
+///   already on display: within ±2 BPM of it, or within ±5 BPM when both halves of the
+///   history confirm it on their own (`corroborated`). They never start a display, so
+///   beat-less input (held chords, quiet intros) shows nothing.
+/// - The display changes when 2 of the last 3 votes agree within ±5 BPM (it shows their
+///   mean) and goes blank after 3 votes without a beat (~1.5 s).
+/// - 3 consecutive votes more than 10 BPM from the display ask the tracker to flush
+///   its onset history (tempo change).
 struct TempoDisplayFilter {
-    /// Minimum comb confidence for a raw estimate to count as a beat (seed: 15%).
     var minConfidence = 0.15
-    /// Confidence from which an estimate counts without corroboration; weaker ones
-    /// (down to `minConfidence`) need the split-half check of `TempoTracker`.
     var strongConfidence = 0.42
-    /// Minimum onset sharpness (1 − r(1)): below it the periodicity is a smooth swell
-    /// (beating partials, tremolo), not a beat.
+    var strongPulse = 0.3
+    var minPulse = 0.1
+    /// Minimum onset sharpness 1 − r(1).
     var minSharpness = 0.3
-    /// A weak estimate this close to the display (BPM) holds it even unconfirmed.
+    /// Minimum onset kurtosis.
+    var minPeakiness = 2.15
+    /// A weak estimate this close to the display (BPM) holds it unconfirmed.
     var holdTolerance = 2.0
     /// Agreement window (BPM).
     var agreement = 5.0
@@ -26,13 +33,13 @@ struct TempoDisplayFilter {
     var divergence = 10.0
 
     private(set) var display: TempoReading?
-    private var recent: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
+    private var votes: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
     private var filled = 0
     private var divergentRun = 0
 
-    /// Clears the smoothing buffer (the display is kept until new estimates agree).
+    /// Clears the smoothing buffer (the display is kept until new votes agree).
     mutating func flush() {
-        recent = (nil, nil, nil)
+        votes = (nil, nil, nil)
         filled = 0
         divergentRun = 0
     }
@@ -43,58 +50,53 @@ struct TempoDisplayFilter {
         display = nil
     }
 
-    /// Minimum beat-rate pulse (ACF at one period of 70–200 BPM) for a strong estimate.
-    var strongPulse = 0.3
-    /// Minimum pulse for a corroborated weak estimate.
-    var minPulse = 0.1
+    /// Sharp, peaky onsets rather than a smooth periodic flicker.
+    func isOnsetLike(_ e: TempoEstimate) -> Bool {
+        e.sharpness >= minSharpness && e.peakiness >= minPeakiness
+    }
 
-    /// Whether `estimate` shows a beat without further checks.
+    /// A clear beat: may start or change the display.
     func isStrong(_ e: TempoEstimate) -> Bool {
-        e.sharpness >= minSharpness && e.confidence >= strongConfidence && e.pulse >= strongPulse
+        isOnsetLike(e) && e.confidence >= strongConfidence && e.pulse >= strongPulse
     }
 
-    /// Whether `estimate` may show a beat if the split-half check confirms it.
-    func needsCorroboration(_ e: TempoEstimate) -> Bool {
-        !isStrong(e) && e.sharpness >= minSharpness && e.confidence >= minConfidence && e.pulse >= minPulse
+    /// A soft beat: may hold the display.
+    func isWeak(_ e: TempoEstimate) -> Bool {
+        isOnsetLike(e) && e.confidence >= minConfidence && e.pulse >= minPulse
     }
 
-    /// Whether `estimate` shows a beat.
-    func isBeat(_ e: TempoEstimate) -> Bool {
-        isStrong(e) || (needsCorroboration(e) && e.corroborated)
+    /// Whether the tracker should run the split-half check on `e`.
+    func wantsCorroboration(_ e: TempoEstimate) -> Bool {
+        !isStrong(e) && isWeak(e)
     }
 
-    func isWeakBeat(_ e: TempoEstimate) -> Bool {
-        e.sharpness >= minSharpness && e.confidence >= minConfidence && e.pulse >= minPulse
-    }
-
-    /// Feeds one raw estimate (nil = silence / not enough history). Returns true when
-    /// the tracker should flush its history (tempo change).
+    /// Feeds one raw estimate (nil = silence or too little history). Returns true when
+    /// the tracker should flush its onset history (tempo change).
     mutating func push(_ estimate: TempoEstimate?) -> Bool {
         var vote: TempoReading?
         if let e = estimate {
-            // Weak estimates may hold a display (hysteresis) but never start one.
-            let near = display.map { abs($0.bpm - e.bpm) } ?? .infinity
-            let holds = isWeakBeat(e) && (near <= holdTolerance || (near <= agreement && e.corroborated))
-            if isStrong(e) || holds {
-                vote = TempoReading(bpm: e.bpm, confidence: e.confidence)
-            }
+            let distance = display.map { abs($0.bpm - e.bpm) } ?? .infinity
+            let holds = isWeak(e) && (distance <= holdTolerance || (distance <= agreement && e.corroborated))
+            if isStrong(e) || holds { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
         }
-        recent = (recent.1, recent.2, vote)
+        votes = (votes.1, votes.2, vote)
         filled = min(3, filled + 1)
 
-        let votes = [recent.0, recent.1, recent.2].suffix(filled)
-        let blanks = votes.filter { $0 == nil }.count
         if let newest = vote {
-            let agreeing = votes.compactMap { $0 }.filter { abs($0.bpm - newest.bpm) <= agreement }
-            if agreeing.count >= 2 {
-                let n = Double(agreeing.count)
-                display = TempoReading(bpm: agreeing.map(\.bpm).reduce(0, +) / n,
-                                       confidence: agreeing.map(\.confidence).reduce(0, +) / n)
+            // Mean of the votes (among the last 3) that agree with the newest.
+            var count = 0.0, bpm = 0.0, confidence = 0.0
+            func add(_ candidate: TempoReading?) {
+                guard let c = candidate, abs(c.bpm - newest.bpm) <= agreement else { return }
+                count += 1; bpm += c.bpm; confidence += c.confidence
             }
-        } else if blanks >= 3 {
+            if filled == 3 { add(votes.0) }
+            if filled >= 2 { add(votes.1) }
+            add(votes.2)
+            if count >= 2 { display = TempoReading(bpm: bpm / count, confidence: confidence / count) }
+        } else if filled == 3 && votes.0 == nil && votes.1 == nil {
             display = nil
         }
-        // Tempo-change detection: 3 consecutive estimates far from the display.
+        // Tempo-change detection: 3 consecutive votes far from the display.
         if let shown = display, let newest = vote, abs(newest.bpm - shown.bpm) > divergence {
             divergentRun += 1
         } else {

@@ -13,8 +13,10 @@ public struct TempoEstimate: Equatable, Sendable {
     /// attacks), near 0 for a smooth periodic swell (beating partials of a held chord,
     /// a pad's tremolo), which is periodic but not a beat.
     public var sharpness: Double
-    /// Coefficient of variation (σ/mean) of the raw onset strength over the history.
-    public var variation: Double
+    /// Kurtosis of the detrended onset signal (3 for Gaussian noise, 1.5 for a sine):
+    /// onsets are peaks, so a beat scores well above 2; the smooth flicker of a held
+    /// chord's interfering partials (a few sinusoids) scores about 2.
+    public var peakiness: Double
     /// Highest smoothed autocorrelation at a single beat period of 60–200 BPM
     /// (no multiples): whether onsets recur at a beat rate at all, rather than once a
     /// bar (a pad changing chords on each downbeat).
@@ -76,6 +78,7 @@ final class TempoEstimator {
     private let gridCount: Int
     private let maxLag: Int
     private var lags = 0
+    private var peakiness = 0.0
 
     init(frameRate: Double, capacity: Int) {
         self.frameRate = frameRate
@@ -100,10 +103,6 @@ final class TempoEstimator {
     func estimate(_ onset: UnsafePointer<Float>, count n: Int) -> TempoEstimate? {
         precondition(n <= capacity)
         guard n >= 24, prepare(onset, count: n) else { return nil }
-        var sum = 0.0, sumSq = 0.0
-        for i in 0..<n { sum += Double(onset[i]); sumSq += Double(onset[i]) * Double(onset[i]) }
-        let meanOnset = sum / Double(n)
-        let variation = meanOnset > 0 ? (max(0, sumSq / Double(n) - meanOnset * meanOnset)).squareRoot() / meanOnset : 0
         let sharpness = Double(1 - acf[1])
         smoothACF()
 
@@ -140,7 +139,7 @@ final class TempoEstimator {
         let shortest = Int(60 * frameRate / 200), longest = min(lags, Int((60 * frameRate / 60).rounded(.up)))
         if shortest < longest { for l in shortest...longest { pulse = max(pulse, acf[l]) } }
         return TempoEstimate(bpm: tempo, confidence: Double(max(0, min(1, confidence))), sharpness: sharpness,
-                             variation: variation, pulse: Double(pulse))
+                             peakiness: peakiness, pulse: Double(pulse))
     }
 
     @inline(__always)
@@ -151,13 +150,17 @@ final class TempoEstimator {
         prefix[0] = 0
         for i in 0..<n { prefix[i + 1] = prefix[i] + Double(onset[i]) }
         let halfWindow = max(1, Int(frameRate.rounded()))   // 2 s centred window
-        var mean = 0.0
+        var mean = 0.0, m2 = 0.0, m4 = 0.0
         for i in 0..<n {
             let lo = max(0, i - halfWindow), hi = min(n, i + halfWindow + 1)
-            let v = Float(max(0, Double(onset[i]) - (prefix[hi] - prefix[lo]) / Double(hi - lo)))
+            let d = Double(onset[i]) - (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            m2 += d * d
+            m4 += d * d * d * d
+            let v = Float(max(0, d))
             x[i] = v
             mean += Double(v)
         }
+        peakiness = m2 > 0 ? m4 * Double(n) / (m2 * m2) : 0
         mean /= Double(n)
         var variance = 0.0
         for i in 0..<n { let d = Double(x[i]) - mean; variance += d * d }

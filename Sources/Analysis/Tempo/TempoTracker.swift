@@ -187,7 +187,7 @@ public final class TempoTracker {
                recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin {
                 estimate = recent
             }
-            if var e = estimate, filter.needsCorroboration(e) {
+            if var e = estimate, filter.wantsCorroboration(e) {
                 e.corroborated = corroborates(e)
                 estimate = e
             }
