@@ -15,8 +15,9 @@ struct TuneCommand: ParsableCommand {
             --csv prints `time_s,f0_hz,note,cents,confidence`, one row per 512-sample hop: what the
             tuner displays at time_s (latched and smoothed; empty while it shows ---). time_s is when
             the value would be on screen in real-time playback (causal, latency included).
-            --raw prints the detector's unlatched estimate instead. Cents are relative to the target
-            note: the nearest note of --preset (see `specviz presets`), or the nearest semitone.
+            --raw prints the detector's unlatched estimate instead. `note` is the note shown (the
+            latched semitone); cents are relative to the target note: the nearest note of --preset
+            (see `specviz presets`), or the nearest semitone.
 
             Examples:
               specviz tune take.wav
@@ -65,14 +66,15 @@ struct TuneCommand: ParsableCommand {
                 out += String(format: "%.4f,", t.time)
                 if raw {
                     if let e = t.raw {
-                        let (target, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
-                        out += String(format: "%.4f,", e.frequency) + target.name(flats: flats)
+                        let (_, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
+                        let note = Note.nearest(to: e.frequency, reference: ref).note
+                        out += String(format: "%.4f,", e.frequency) + note.name(flats: flats)
                             + String(format: ",%.2f,%.3f\n", cents, e.confidence)
                     } else {
                         out += ",,,0.000\n"
                     }
                 } else if let r = t.display {
-                    out += String(format: "%.4f,", r.frequency) + r.target.name(flats: flats)
+                    out += String(format: "%.4f,", r.frequency) + r.note.name(flats: flats)
                         + String(format: ",%.2f,%.3f\n", r.cents, r.confidence)
                 } else {
                     out += ",,,0.000\n"
@@ -97,16 +99,16 @@ struct TuneCommand: ParsableCommand {
 
 /// Groups the display timeline into the notes shown, for the human-readable summary.
 struct TuneSummary {
-    struct Segment { var target: Note; var start: Double; var end: Double; var cents: [Double]; var hz: [Double] }
+    struct Segment { var note: Note; var target: Note; var start: Double; var end: Double; var cents: [Double]; var hz: [Double] }
     var segments: [Segment] = []
 
     mutating func add(_ r: TunerReading?, time: Double, hop: Double) {
         guard let r else { return }
-        if var last = segments.last, last.target == r.target, time - last.end <= 2.5 * hop {
+        if var last = segments.last, last.note == r.note, last.target == r.target, time - last.end <= 2.5 * hop {
             last.end = time; last.cents.append(r.cents); last.hz.append(r.frequency)
             segments[segments.count - 1] = last
         } else {
-            segments.append(Segment(target: r.target, start: time, end: time, cents: [r.cents], hz: [r.frequency]))
+            segments.append(Segment(note: r.note, target: r.target, start: time, end: time, cents: [r.cents], hz: [r.frequency]))
         }
     }
 
@@ -114,15 +116,17 @@ struct TuneSummary {
         var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz\n", file, duration, preset.id, reference)
         let shown = segments.filter { $0.end - $0.start >= 0.1 }
         if shown.isEmpty { return s + "  no pitch detected\n" }
-        s += "  start s  note   mean Hz   mean cents  held s\n"
+        s += "  start s  note  target   mean Hz   mean cents  held s\n"
         for g in shown {
             // Mean over the settled part: skip the first 100 ms of smoothing after the latch.
             let skip = min(g.cents.count / 2, 10)
             let c = g.cents.dropFirst(skip), h = g.hz.dropFirst(skip)
             let mc = c.reduce(0, +) / Double(c.count), mh = h.reduce(0, +) / Double(h.count)
             let verdict = abs(mc) <= 5 ? "in tune" : (mc > 0 ? "sharp" : "flat")
-            s += String(format: "  %7.2f  %-5@ %8.2f   %+7.1f ¢    %5.2f  %@\n",
-                        g.start, g.target.name(flats: flats), mh, mc, g.end - g.start, verdict)
+            let note = g.note.name(flats: flats).padding(toLength: 5, withPad: " ", startingAt: 0)
+            let target = g.target.name(flats: flats).padding(toLength: 6, withPad: " ", startingAt: 0)
+            s += String(format: "  %7.2f  ", g.start) + note + " " + target
+                + String(format: " %8.2f   %+7.1f ¢    %5.2f  ", mh, mc, g.end - g.start) + verdict + "\n"
         }
         return s
     }
