@@ -78,18 +78,29 @@ public enum ClickTracks {
                 seconds: seconds, sampleRate: sampleRate)
     }
 
-    /// A sustained chord (A3, C♯4, E4 with a few harmonics, 0.5 s attack): no beat.
+    /// A sustained chord with no beat: A3, C♯4, E4, each played by two voices detuned
+    /// by ±4 cents with a gentle 5.5 Hz vibrato (±0.15 %), 4 harmonics, 0.5 s attack —
+    /// a string-ensemble or organ-like pad, as in the corpus's beat-less tracks.
     public static func sustainedChord(seconds: Double, sampleRate: Int, gain: Float = 0.3) -> [Float] {
         let sr = Double(sampleRate)
         let notes = [220.0, 277.18, 329.63]
-        return (0..<Int(seconds * sr)).map { i in
+        let detune = [pow(2, -4.0 / 1200), pow(2, 4.0 / 1200)]
+        var phases = [Double](repeating: 0, count: notes.count * detune.count)
+        var out = [Float](repeating: 0, count: Int(seconds * sr))
+        for i in out.indices {
             let t = Double(i) / sr
             var v = 0.0
-            for f in notes {
-                for h in 1...4 { v += sin(2 * Double.pi * f * Double(h) * t) / Double(h * h) }
+            for (n, f) in notes.enumerated() {
+                for (d, ratio) in detune.enumerated() {
+                    let k = n * detune.count + d
+                    let vibrato = 1 + 0.0015 * sin(2 * Double.pi * 5.5 * t + Double(k))
+                    phases[k] += 2 * Double.pi * f * ratio * vibrato / sr
+                    for h in 1...4 { v += sin(Double(h) * phases[k]) / Double(h * h) }
+                }
             }
-            return gain * Float(v / 4 * min(1, t / 0.5))
+            out[i] = gain * Float(v / 8 * min(1, t / 0.5))
         }
+        return out
     }
 
     /// Deterministic uniform noise (numerical recipes LCG).

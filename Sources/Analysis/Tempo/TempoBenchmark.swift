@@ -4,16 +4,15 @@ import Glibc
 
 /// Speed of the tempo tracker for `specviz bench`.
 public enum TempoBenchmark {
-    /// Runs `TempoTracker` over 60 s of a synthetic 44.1 kHz drum pattern (kick, snare-like
+    /// Runs `TempoTracker` over `seconds` (default 60) of a synthetic 44.1 kHz drum pattern (kick, snare-like
     /// noise and off-beat hats at 123 BPM, plus a quiet chord) fed in 4096-sample chunks,
     /// the way a file or a live callback would. Median of 5 runs after a warm-up.
     ///
     /// - Returns: `microsecondsPerHop`, the mean cost of one 1024-sample hop including
     ///   the ~0.5 s tempo estimates amortised over the hops; `realTimeFactor`, seconds of
     ///   audio analysed per second of CPU (≥ 1000 is the target, issue 9).
-    public static func benchmark() -> (microsecondsPerHop: Double, realTimeFactor: Double) {
+    public static func benchmark(seconds: Double = 60) -> (microsecondsPerHop: Double, realTimeFactor: Double) {
         let sampleRate = 44_100
-        let seconds = 60.0
         let signal = drumLoop(sampleRate: sampleRate, seconds: seconds)
         var runs: [Double] = []
         var hops = 0
