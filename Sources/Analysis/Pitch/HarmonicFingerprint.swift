@@ -64,7 +64,8 @@ public final class HarmonicFingerprint {
 
     /// True when `f` (Hz) lies within `tolerance` Hz of a multiple of 50 or 60 Hz (≤ 1.2 kHz).
     public static func isMains(_ f: Double, tolerance: Double = 3) -> Bool {
-        for base in [50.0, 60.0] {
+        for step in 0..<2 {   // 50 and 60 Hz (no array literal: nothing here allocates)
+            let base = step == 0 ? 50.0 : 60.0
             let k = (f / base).rounded()
             if k >= 1 && k <= 20 && abs(f - k * base) <= tolerance { return true }
         }
@@ -76,7 +77,8 @@ public final class HarmonicFingerprint {
     /// of it, so a period found there is the hum (or, rarely, a note within 5 cents of it).
     public static func isMainsLike(_ f0: Double, tolerance: Double = 0.003) -> Bool {
         guard f0 < 190 else { return false }
-        for base in [50.0, 60.0] {
+        for step in 0..<2 {
+            let base = step == 0 ? 50.0 : 60.0
             let k = (f0 / base).rounded()
             if k >= 1 && k <= 3 && abs(f0 - k * base) <= tolerance * f0 { return true }
         }
