@@ -58,6 +58,8 @@ final class TempoEstimator {
     static let minBPM = 80.0
     static let maxBPM = 160.0
     static let gridStep = 0.25
+    /// At most this many multiples per comb (fast tempi would otherwise read dozens).
+    static let maxMultiples: Float = 16
     /// Longest comb lag as a share of the history.
     static let lagShare = 2.0 / 3.0
     /// Family maxima within this share of the best are metrical-level candidates.
@@ -75,6 +77,8 @@ final class TempoEstimator {
     private let acf: UnsafeMutablePointer<Float>
     private let smoothed: UnsafeMutablePointer<Float>
     private let scores: UnsafeMutablePointer<Float>
+    /// Prior of b/2, b and 2b for each grid tempo b.
+    private let prior: UnsafeMutablePointer<Float>
     private let gridCount: Int
     private let maxLag: Int
     private var lags = 0
@@ -91,11 +95,18 @@ final class TempoEstimator {
         acf = .allocate(capacity: maxLag + 1)
         smoothed = .allocate(capacity: maxLag + 1)
         scores = .allocate(capacity: gridCount)
+        prior = .allocate(capacity: 3 * gridCount)
+        for g in 0..<gridCount {
+            let bpm = Self.minBPM + Double(g) * Self.gridStep
+            prior[3 * g] = Self.priorWeight(bpm / 2)
+            prior[3 * g + 1] = Self.priorWeight(bpm)
+            prior[3 * g + 2] = Self.priorWeight(bpm * 2)
+        }
     }
 
     deinit {
         x.deallocate(); xs.deallocate(); prefix.deallocate(); acf.deallocate()
-        smoothed.deallocate(); scores.deallocate()
+        smoothed.deallocate(); scores.deallocate(); prior.deallocate()
     }
 
     /// Estimates the tempo of `onset[0..<count]` (oldest first). Returns nil when the
@@ -110,7 +121,7 @@ final class TempoEstimator {
         var best = 0
         for g in 0..<gridCount {
             let bpm = Self.minBPM + Double(g) * Self.gridStep
-            scores[g] = weightedComb(bpm / 2) + weightedComb(bpm) + weightedComb(bpm * 2)
+            scores[g] = comb(bpm / 2) * prior[3 * g] + comb(bpm) * prior[3 * g + 1] + comb(bpm * 2) * prior[3 * g + 2]
             if scores[g] > scores[best] { best = g }
         }
         // Metrical level among strong family maxima: phase-locked pulse salience.
@@ -204,7 +215,7 @@ final class TempoEstimator {
         guard period >= 1, period <= limit else { return 0 }
         var sum: Float = 0, count: Float = 0
         var lag = period
-        while lag <= limit {
+        while lag <= limit && count < Self.maxMultiples {
             sum += interpolatedACF(lag)
             count += 1
             lag += period
@@ -212,11 +223,10 @@ final class TempoEstimator {
         return sum / count
     }
 
-    /// The comb weighted by the log-Gaussian prior.
-    @inline(__always)
-    private func weightedComb(_ bpm: Double) -> Float {
-        let octaves = log2(bpm / Self.priorCentre) / Self.priorWidth
-        return comb(bpm) * Float(exp(-0.5 * octaves * octaves))
+    /// The log-Gaussian tempo prior at `bpm`.
+    private static func priorWeight(_ bpm: Double) -> Float {
+        let octaves = log2(bpm / priorCentre) / priorWidth
+        return Float(exp(-0.5 * octaves * octaves))
     }
 
     /// Phase salience of a pulse train at `bpm` over the normalised, low-passed onset

@@ -53,6 +53,8 @@ public final class TempoTracker {
     private let recentFrames: Int
     // Onset (beat dot) detector state.
     private var framesSinceOnset = Int.max / 2
+    private var onsetSum: Float = 0
+    private var onsetSumSquares: Float = 0
     private let minOnsetGap: Int
 
     /// A 4 s recent-window estimate replaces the whole-history one when its confidence
@@ -114,12 +116,18 @@ public final class TempoTracker {
         onset.reset()
         filter.reset()
         head = 0; count = 0; framesSinceUpdate = 0
+        onsetSum = 0; onsetSumSquares = 0
         framesSinceOnset = Int.max / 2
         lastEstimate = nil
     }
 
     private func analyseFrame() {
         let value = onset.push(frame: pending)
+        if count == capacity {   // the oldest frame leaves the history
+            let old = ring[head]
+            onsetSum -= old; onsetSumSquares -= old * old
+        }
+        onsetSum += value; onsetSumSquares += value * value
         ring[head] = value
         powerRing[head] = onset.lastPower
         head = (head + 1) % capacity
@@ -133,23 +141,28 @@ public final class TempoTracker {
     }
 
     /// Seed 000 Part 5 "Onset Detection": onset when the value exceeds the history's
-    /// mean + 1.5 σ, at least 100 ms after the previous one, and not in silence.
+    /// mean + 1.5 σ (running sums), at least 100 ms after the previous one, and not
+    /// in silence.
     private func detectOnset(_ value: Float) {
         framesSinceOnset += 1
         guard count >= minOnsetGap * 4, framesSinceOnset >= minOnsetGap else { return }
-        var sum: Float = 0, sumSq: Float = 0
-        var index = head
-        for _ in 0..<count {
-            index = index == 0 ? capacity - 1 : index - 1
-            let v = ring[index]
-            sum += v; sumSq += v * v
-        }
-        let mean = sum / Float(count)
-        let sd = max(0, sumSq / Float(count) - mean * mean).squareRoot()
+        let mean = onsetSum / Float(count)
+        let sd = max(0, onsetSumSquares / Float(count) - mean * mean).squareRoot()
         let previous = ring[(head - 2 + capacity) % capacity]
         if value > mean + 1.5 * sd, value > previous, value > 0.05, !isSilent(frames: 4) {
             beatCount += 1
             framesSinceOnset = 0
+        }
+    }
+
+    /// Recomputes the running sums of the onset history (after a flush, and every
+    /// update to stop floating-point drift).
+    private func resumOnsets() {
+        onsetSum = 0; onsetSumSquares = 0
+        var index = head
+        for _ in 0..<count {
+            index = index == 0 ? capacity - 1 : index - 1
+            onsetSum += ring[index]; onsetSumSquares += ring[index] * ring[index]
         }
     }
 
@@ -197,6 +210,7 @@ public final class TempoTracker {
             // Tempo change: keep only the newest few seconds of onset history.
             count = min(count, keepAfterFlush)
         }
+        resumOnsets()
         onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate))
     }
 }
