@@ -7,7 +7,7 @@
 ///   chord's interfering partials). It is *strong* when its comb confidence is also
 ///   ≥ 0.42 and onsets recur
 ///   at a beat rate (pulse ≥ 0.3, not just once a bar as a pad changing chords). It is
-///   *weak* with confidence ≥ 0.15 (the seed's display threshold) and pulse ≥ 0.1.
+///   *weak* with confidence ≥ 0.15 (the seed's display threshold) and pulse ≥ 0.03.
 /// - **Hysteresis.** Strong estimates vote for their tempo. Weak ones only hold a tempo
 ///   already on display: within ±2 BPM of it, or within ±5 BPM when both halves of the
 ///   history confirm it on their own (`corroborated`). They never start a display, so
@@ -20,7 +20,7 @@ struct TempoDisplayFilter {
     var minConfidence = 0.15
     var strongConfidence = 0.42
     var strongPulse = 0.3
-    var minPulse = 0.1
+    var minPulse = 0.03
     /// Minimum onset sharpness 1 − r(1).
     var minSharpness = 0.3
     /// Minimum onset kurtosis.
