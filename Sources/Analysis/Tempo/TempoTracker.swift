@@ -75,7 +75,7 @@ public final class TempoTracker {
         frameRate = Double(sampleRate) / Double(size)
         framesPerUpdate = max(1, Int(0.5 * frameRate))
         capacity = Int((8 * frameRate).rounded())
-        minFrames = Int((2.5 * frameRate).rounded())
+        minFrames = Int((2 * frameRate).rounded())
         keepAfterFlush = Int((3 * frameRate).rounded())
         silenceFrames = Int((2 * frameRate).rounded())
         recentFrames = Int((4 * frameRate).rounded())
