@@ -7,9 +7,14 @@ import Glibc
 ///
 /// Pipeline per hop (1024 samples at 44.1/48 kHz, ~43 onset frames/s): onset strength
 /// (`OnsetStrength`), an ~8 s history, an onset (beat-dot) detector with an adaptive
-/// threshold; every ~0.5 s a tempo estimate (`TempoEstimator`) goes through the display
-/// filter (`TempoDisplayFilter`). Everything is causal: the reading at `time` uses only
-/// audio before `time`, so the same code runs on files and live input.
+/// threshold; every ~0.5 s (from 2 s of history on) a tempo estimate
+/// (`TempoEstimator`) goes through the display filter (`TempoDisplayFilter`).
+/// Beyond the seed: the newest 4 s are estimated on their own too and win when they are
+/// clearly more periodic (a beat that just started or changed tempo locks in ~3–4 s
+/// instead of waiting for the old history to age out), and weak estimates are checked
+/// on the two halves of the history (split-half corroboration). Silence (< −70 dBFS
+/// over 2 s) shows nothing. Everything is causal: the reading at `time` uses only audio
+/// before `time`, so the same code runs on files and live input.
 ///
 /// Buffers are allocated at construction; `process` allocates nothing per hop.
 public final class TempoTracker {
@@ -67,7 +72,6 @@ public final class TempoTracker {
     /// - Parameter sampleRate: audio rate in Hz (8 000 … 192 000).
     public init(sampleRate: Int) {
         precondition(sampleRate > 0, "sample rate must be positive")
-
         self.sampleRate = sampleRate
         var size = 256
         while Double(sampleRate) / Double(size * 2) >= 30 { size *= 2 }   // 1024 at 44.1/48 kHz
@@ -166,7 +170,7 @@ public final class TempoTracker {
         }
     }
 
-    /// True when the newest `frames` frames are all below the silence power.
+    /// True when the mean power of the newest `frames` frames is below the silence power.
     private func isSilent(frames: Int) -> Bool {
         let n = min(frames, count)
         var sum: Float = 0
