@@ -33,7 +33,8 @@ public struct OverlayView {
     func buildTuner(_ tuner: TunerOverlay, layout: Layout, into scene: inout Scene) {
         let s = layout.overlaySize
         let slot = layout.tunerSlot
-        let color = tuner.color
+        let detected = !tuner.note.isEmpty
+        let color = detected ? tuner.color : OverlayView.dimText
         let baseline = slot.y1 - s * 0.42
         // Track: ±50¢ across the slot, under the text.
         let px = layout.clipPerPixel
@@ -50,11 +51,13 @@ public struct OverlayView {
         scene.quad(x0: a.x, y0: b.y, x1: b.x, y1: a.y, bottom: OverlayView.trackColor, top: OverlayView.trackColor)
         scene.quad(x0: c.x - half * px.x, y0: c.y - tick * px.y, x1: c.x + half * px.x, y1: c.y + tick * px.y,
                    bottom: OverlayView.trackColor, top: OverlayView.trackColor)
-        scene.quad(x0: m.x - marker * px.x, y0: m.y - marker * px.y, x1: m.x + marker * px.x, y1: m.y + marker * px.y,
-                   bottom: color, top: color)
+        if detected {
+            scene.quad(x0: m.x - marker * px.x, y0: m.y - marker * px.y, x1: m.x + marker * px.x, y1: m.y + marker * px.y,
+                       bottom: color, top: color)
+        }
         scene.end2D()
-        let note = tuner.note.isEmpty ? "---" : tuner.note
-        scene.addText(TextRun(note, at: SIMD2(slot.x0, baseline), size: s, color: color))
+        scene.addText(TextRun(detected ? tuner.note : "---", at: SIMD2(slot.x0, baseline), size: s, color: color))
+        guard detected else { return }
         let rounded = Int(tuner.cents.rounded())
         let centsText = (rounded > 0 ? "+" : rounded < 0 ? "−" : "±") + "\(abs(rounded))¢"
         scene.addText(TextRun(centsText, at: SIMD2(slot.x1, baseline), size: s * 0.62, color: color, anchor: .right))

@@ -54,6 +54,13 @@ public final class FrameComposer {
         state.tempo = tempo
     }
 
+    /// Advances the tuner view's meters one video frame (`--mode tuner`): the pitch
+    /// display (nil shows `---`) and the stroboscope's reading over that frame.
+    public func updateTunerView(_ display: TunerReading?, strobe: StrobeReading?, dt: Double) {
+        if state.tunerView == nil { state.tunerView = TunerViewState() }
+        state.tunerView!.update(display, strobe: strobe, dt: dt)
+    }
+
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)

@@ -36,8 +36,8 @@ public final class LiveLoop {
     public var readKey: () -> UInt8? = { nil }
     /// Polled once per frame; true stops the loop (Ctrl-C, SIGTERM).
     public var interrupted: () -> Bool = { false }
-    /// Supplies the tuner/tempo overlays and beat count for a media time.
-    public var overlays: ((Double) -> (TunerOverlay?, TempoOverlay?, Int))?
+    /// The pitch and tempo trackers (always running: keys switch overlays and modes).
+    public let trackers: OverlayTrackers
     /// Receives a one-line status (fps, frame time, mode) about once a second.
     public var status: ((String) -> Void)?
     /// Stop after this many seconds of media (nil: until the file ends or q).
@@ -62,6 +62,9 @@ public final class LiveLoop {
         self.glyphs = glyphs
         feed = AnalysisFeed(source: pump.fifo, musicMode: s.musicMode, gainDB: s.gainDB)
         composer = FrameComposer(settings: s, glyphs: glyphs)
+        trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true,
+                                   preset: s.preset, reference: s.reference)
+        feed.taps.append(trackers)
         picture = PixelBuffer(width: s.width, height: s.height)
     }
 
@@ -121,12 +124,8 @@ public final class LiveLoop {
 
     private func stepState(time: Double) throws {
         try feed.advance(to: time)
-        var beats = 0
-        if let overlays {
-            let (tuner, tempo, b) = overlays(time)
-            composer.setOverlays(tuner: settings.tunerOverlay ? tuner : nil, tempo: settings.tempoOverlay ? tempo : nil)
-            beats = b
-        }
+        let beats = trackers.apply(to: composer, time: time, dt: 1 / Double(settings.fps),
+                                   tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay)
         composer.step(toward: feed.latest, time: time, beats: beats)
     }
 

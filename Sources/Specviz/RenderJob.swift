@@ -20,13 +20,16 @@ public final class RenderJob {
     public var progress: ((Int, Int?) -> Void)?
     /// Set by the caller (e.g. on SIGINT) to stop early; the sink is cancelled.
     public var cancelled: () -> Bool = { false }
-    /// Supplies the tuner/tempo overlays and beat count for the current time.
-    public var overlays: ((Double) -> (TunerOverlay?, TempoOverlay?, Int))?
+    /// The pitch and tempo trackers of the overlays and the tuner view (nil when the
+    /// settings show none of them); they listen to the feed.
+    public let trackers: OverlayTrackers?
 
     public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, from: Double = 0, to: Double? = nil) {
         self.settings = settings
         feed = AnalysisFeed(source: source, musicMode: settings.musicMode, gainDB: settings.gainDB)
         composer = FrameComposer(settings: settings, glyphs: glyphs)
+        trackers = OverlayTrackers.forRender(settings, sampleRate: source.sampleRate)
+        if let trackers { feed.taps.append(trackers) }
         self.from = max(0, from)
         self.to = to
     }
@@ -44,12 +47,8 @@ public final class RenderJob {
         if feed.exhausted && feed.samplesRead == 0 {
             throw RenderError("'\(sourceName)' contains no audio samples")
         }
-        var beats = 0
-        if let overlays {
-            let (tuner, tempo, b) = overlays(t)
-            composer.setOverlays(tuner: tuner, tempo: tempo)
-            beats = b
-        }
+        let beats = trackers?.apply(to: composer, time: t, dt: 1 / Double(settings.fps),
+                                    tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
         composer.step(toward: feed.latest, time: t, beats: beats)
         // Past the end of the audio?
         if feed.exhausted && t >= feed.timeRead + 1e-9 && to == nil && feed.source.duration == nil { return false }

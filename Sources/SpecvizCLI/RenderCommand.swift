@@ -89,7 +89,6 @@ struct RenderCommand: ParsableCommand {
             FileHandle.standardError.write("specviz: warning: no font found, rendering without labels\n".data(using: .utf8)!)
         }
         let job = RenderJob(source: decoder, settings: settings, glyphs: glyphs, from: from ?? 0, to: to)
-        Overlays.attach(to: job, settings: settings, sampleRate: decoder.sampleRate)
 
         if isPNG && !isSequence {
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)

@@ -1,0 +1,93 @@
+import Analysis
+import Geometry
+import Tuning
+
+/// The pitch and tempo trackers behind the tuner and BPM overlays and the tuner view
+/// (SPEC §4–6). Listens to the same audio as the spectrum (an `AnalysisTap` of the feed)
+/// and, once per video frame, hands the composer what the overlays show at that time.
+///
+/// Causal like the spectrum: at media time t the trackers have heard exactly the audio the
+/// feed has read, never more. A pitch tracker and stroboscope run when the tuner overlay
+/// or the tuner view can be shown, a tempo tracker when the BPM overlay can be.
+public final class OverlayTrackers: AnalysisTap {
+    public let pitch: PitchTracker?
+    public let strobe: StroboscopeAnalyzer?
+    public let tempo: TempoTracker?
+    public let reference: Double
+    /// Seconds the beat dot takes to fade from full to dark after a beat.
+    public static let beatFade = 0.25
+
+    private var lastBeatCount = 0
+    /// The strobe's reading over the audio since the last frame that brought new audio
+    /// (the feed reads in 2048-sample hops, so some video frames bring none).
+    private var strobeReading = StrobeReading()
+    private var heardSinceReading = false
+    private var lastBeatTime = -1e9
+
+    /// - Parameters:
+    ///   - pitch, tempo: which trackers to run.
+    ///   - preset: tuner targets (SPEC §5); unknown ids fall back to chromatic.
+    public init(sampleRate: Int, pitch: Bool, tempo: Bool, preset: String = "chromatic", reference: Double = 440) {
+        self.reference = reference
+        if pitch {
+            self.pitch = PitchTracker(sampleRate: sampleRate, preset: TuningPreset.named(preset) ?? .chromatic, reference: reference)
+            strobe = StroboscopeAnalyzer(sampleRate: Double(sampleRate))
+        } else {
+            self.pitch = nil
+            strobe = nil
+        }
+        self.tempo = tempo ? TempoTracker(sampleRate: sampleRate) : nil
+    }
+
+    /// The trackers a render with these settings needs (nil: none).
+    public static func forRender(_ settings: RenderSettings, sampleRate: Int) -> OverlayTrackers? {
+        let pitch = settings.tunerOverlay || settings.mode == .tuner
+        guard pitch || settings.tempoOverlay else { return nil }
+        return OverlayTrackers(sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay,
+                               preset: settings.preset, reference: settings.reference)
+    }
+
+    public func process(_ samples: UnsafeBufferPointer<Float>) {
+        if let pitch, let strobe {
+            pitch.process(samples)
+            // The strobe follows the target of what is displayed (dark while nothing is).
+            strobe.setTarget(frequency: pitch.display.map { $0.target.frequency(reference: reference) } ?? 0)
+            strobe.process(samples)
+            heardSinceReading = true
+        }
+        tempo?.process(samples)
+    }
+
+    /// What the tuner overlay shows now: the latched note and cents, or `---` (empty note).
+    public var tunerOverlay: TunerOverlay? {
+        guard let pitch else { return nil }
+        guard let d = pitch.display else { return TunerOverlay(note: "", cents: 0, frequency: 0) }
+        return TunerOverlay(note: d.note.name(), cents: d.cents, frequency: d.frequency)
+    }
+
+    /// Beats (onsets) detected so far.
+    public var beatCount: Int { tempo?.beatCount ?? 0 }
+
+    /// Updates the composer's overlays (and the tuner view in `--mode tuner`) for video
+    /// time `time`, one call per video frame. Returns the beat count for the flash.
+    public func apply(to composer: FrameComposer, time: Double, dt: Double, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
+        var tempoState: TempoOverlay? = nil
+        if let tempo {
+            if tempo.beatCount != lastBeatCount {
+                lastBeatCount = tempo.beatCount
+                lastBeatTime = time
+            }
+            let beat = Float(max(0, 1 - (time - lastBeatTime) / OverlayTrackers.beatFade))
+            tempoState = TempoOverlay(bpm: tempo.display?.bpm, beat: beat)
+        }
+        composer.setOverlays(tuner: tunerOverlay ? self.tunerOverlay : nil, tempo: tempoOverlay ? tempoState : nil)
+        if let pitch, let strobe {
+            if heardSinceReading {   // read every frame that heard audio, shown or not
+                strobeReading = strobe.reading()
+                heardSinceReading = false
+            }
+            if composer.settings.mode == .tuner { composer.updateTunerView(pitch.display, strobe: strobeReading, dt: dt) }
+        }
+        return tempoOverlay ? beatCount : 0
+    }
+}
