@@ -20,8 +20,6 @@ enum ModeCatalog {
             SpectrogramMode(palette: settings.heatPalette).build(state, layout: layout, into: &scene)
         case .surface, .surfacePlus:
             SurfaceMode(ridgelines: mode == .surfacePlus, palette: settings.palette).build(state, layout: layout, into: &scene)
-        default:
-            BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         }
         WaveformStrip().build(state, layout: layout, into: &scene)
         if mode == .surface || mode == .surfacePlus {

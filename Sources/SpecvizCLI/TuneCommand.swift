@@ -11,13 +11,14 @@ struct TuneCommand: ParsableCommand {
         commandName: "tune",
         abstract: "Run the chromatic tuner over an audio file: the notes played and how far off they are.",
         discussion: """
-            Without --csv, prints the notes the tuner showed, each with its mean offset in cents.
-            --csv prints `time_s,f0_hz,note,cents,confidence`, one row per 512-sample hop: what the
-            tuner displays at time_s (latched and smoothed; empty while it shows ---). time_s is when
-            the value would be on screen in real-time playback (causal, latency included).
-            --raw prints the detector's unlatched estimate instead. `note` is the note shown (the
-            latched semitone); cents are relative to the target note: the nearest note of --preset
-            (see `specviz presets`), or the nearest semitone.
+            Without --csv, prints the notes the tuner showed, each with its mean offset
+            in cents. --csv prints `time_s,f0_hz,note,cents,confidence`, one row per
+            512-sample hop: what the tuner displays at time_s (latched and smoothed;
+            empty while it shows ---). time_s is when the value would be on screen in
+            real-time playback (causal, latency included). --raw prints the detector's
+            unlatched estimate instead. `note` is the note shown (the latched semitone);
+            cents are relative to the target note: the nearest note of --preset (see
+            `specviz presets`), or the nearest semitone.
 
             Examples:
               specviz tune take.wav
