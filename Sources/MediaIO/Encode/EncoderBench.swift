@@ -14,11 +14,7 @@ public final class EncoderBench {
         _ = quietLibav
         self.width = width
         self.height = height
-        scaler = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height),
-                                AV_PIX_FMT_YUV420P, SWS_POINT, nil, nil, nil)
-        guard scaler != nil else { throw MediaError("sws_getContext failed") }
-        let coeffs = sws_getCoefficients(SWS_CS_ITU709)
-        sws_setColorspaceDetails(scaler, coeffs, 1, coeffs, 0, 0, 1 << 16, 1 << 16)
+        scaler = try VideoEncoder.makeScaler(width: width, height: height, to: AV_PIX_FMT_YUV420P)
     }
 
     deinit {

@@ -1,14 +1,15 @@
 import Foundation
 
-/// A small bounded FIFO between two threads (render → encode).
-final class BlockingQueue<T> {
+/// A small bounded FIFO between two threads (render → encode, convert → x264).
+/// `push` waits while it is full, `pop` while it is empty.
+public final class BlockingQueue<T>: @unchecked Sendable {
     private var items: [T] = []
     private let capacity: Int
     private let condition = NSCondition()
 
-    init(capacity: Int) { self.capacity = capacity }
+    public init(capacity: Int) { self.capacity = capacity }
 
-    func push(_ item: T) {
+    public func push(_ item: T) {
         condition.lock()
         while items.count >= capacity { condition.wait() }
         items.append(item)
@@ -16,7 +17,7 @@ final class BlockingQueue<T> {
         condition.unlock()
     }
 
-    func pop() -> T {
+    public func pop() -> T {
         condition.lock()
         while items.isEmpty { condition.wait() }
         let item = items.removeFirst()
