@@ -32,7 +32,6 @@ public final class ALSACapture: AudioSource {
     /// Opens `device` for capture of `channels` interleaved float channels at `sampleRate` Hz.
     /// - Parameter latency: requested buffer length (s).
     public init(device: String = "default", sampleRate: Int = 48000, channels: Int = 1, latency: Double = 0.05) throws {
-        spv_alsa_silence()
         guard sampleRate >= 8000 && sampleRate <= 192_000, (1...8).contains(channels) else {
             throw MediaError("ALSA device '\(device)': cannot capture \(channels) channels at \(sampleRate) Hz")
         }
@@ -40,18 +39,9 @@ public final class ALSACapture: AudioSource {
         self.sampleRate = sampleRate
         self.channelCount = channels
         interleaved = [Float](repeating: 0, count: chunkFrames * channels)
-        var handle: OpaquePointer? = nil
-        let r = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, Int32(SND_PCM_NONBLOCK))
-        if r < 0 {
-            throw MediaError("cannot open ALSA capture device '\(device)': \(Self.text(r)) (try --device null, or another ALSA PCM name)")
-        }
+        let handle = try ALSAPCM.open(device: device, stream: SND_PCM_STREAM_CAPTURE, mode: Int32(SND_PCM_NONBLOCK),
+                                      channels: channels, sampleRate: sampleRate, latency: latency)
         pcm = handle
-        let s = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
-                                   UInt32(channels), UInt32(sampleRate), 1, UInt32(max(latency, 0.01) * 1e6))
-        if s < 0 {
-            close()
-            throw MediaError("ALSA device '\(device)': snd_pcm_set_params(\(channels) ch, \(sampleRate) Hz, float) failed: \(Self.text(s))")
-        }
         let st = snd_pcm_start(handle)
         if st < 0 && st != -EBADFD {
             close()
@@ -61,7 +51,7 @@ public final class ALSACapture: AudioSource {
 
     deinit { close() }
 
-    static func text(_ code: Int32) -> String { String(cString: snd_strerror(code)) }
+    static func text(_ code: Int32) -> String { ALSAPCM.text(code) }
 
     /// Reads the mono mix of whatever has been captured, up to `buffer.count` samples,
     /// without blocking. Returns the number of samples written (0 when nothing is ready).

@@ -26,31 +26,19 @@ public final class ALSAPlayback {
     /// Opens `device` for playback of `channels` interleaved float channels at `sampleRate` Hz.
     /// - Parameter latency: requested buffer length (s).
     public init(device: String = "default", sampleRate: Int, channels: Int, latency: Double = 0.1) throws {
-        spv_alsa_silence()
         guard sampleRate >= 1000, (1...8).contains(channels) else {
             throw MediaError("ALSA device '\(device)': cannot play \(channels) channels at \(sampleRate) Hz")
         }
         self.device = device
         self.sampleRate = sampleRate
         self.channels = channels
-        var handle: OpaquePointer? = nil
-        let r = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
-        if r < 0 {
-            throw MediaError("cannot open ALSA playback device '\(device)': \(Self.text(r)) (try --device null, or another ALSA PCM name)")
-        }
-        pcm = handle
-        let s = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
-                                   UInt32(channels), UInt32(sampleRate), 1, UInt32(max(latency, 0.01) * 1e6))
-        if s < 0 {
-            snd_pcm_close(handle)
-            pcm = nil
-            throw MediaError("ALSA device '\(device)': snd_pcm_set_params(\(channels) ch, \(sampleRate) Hz, float) failed: \(Self.text(s))")
-        }
+        pcm = try ALSAPCM.open(device: device, stream: SND_PCM_STREAM_PLAYBACK, mode: 0, channels: channels,
+                               sampleRate: sampleRate, latency: latency)
     }
 
     deinit { close() }
 
-    static func text(_ code: Int32) -> String { String(cString: snd_strerror(code)) }
+    static func text(_ code: Int32) -> String { ALSAPCM.text(code) }
 
     /// Writes interleaved frames (`channels` floats each), blocking until all are queued.
     /// Recovers from underruns. Does not allocate.
