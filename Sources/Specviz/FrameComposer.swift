@@ -46,8 +46,13 @@ public final class FrameComposer {
         if flashFrames > 0 { flashFrames -= 1 }
     }
 
-    /// Continues from another composer's state (live mode switch or resize).
-    public func adopt(state: VisualState) { self.state = state }
+    /// Continues from another composer (live mode switch or resize): its visual state and
+    /// its beat flash, so a rebuild neither restarts nor repeats a flash.
+    public func adopt(_ other: FrameComposer) {
+        state = other.state
+        lastBeatCount = other.lastBeatCount
+        flashFrames = other.flashFrames
+    }
 
     public func setOverlays(tuner: TunerOverlay?, tempo: TempoOverlay?) {
         state.tuner = tuner

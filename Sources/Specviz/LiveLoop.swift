@@ -157,9 +157,9 @@ public final class LiveLoop {
     /// state (smoothing, peaks, histories).
     private func applySettings() {
         rebuild = false
-        let state = composer.state
+        let old = composer
         composer = FrameComposer(settings: settings, glyphs: glyphs)
-        composer.adopt(state: state)
+        composer.adopt(old)
         picture.resize(width: settings.width, height: settings.height)
         if paused { showDimmed() }
     }
