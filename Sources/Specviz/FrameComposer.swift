@@ -19,6 +19,10 @@ public final class FrameComposer {
     let glyphs: GlyphProvider?
     var flashFrames = 0
     var lastBeatCount = 0
+    /// Media time of the last new beat (drives the BPM overlay's dot).
+    var lastBeatTime = -1e9
+    /// Seconds the beat dot takes to fade from full to dark after a beat.
+    public static let beatFade = 0.25
     /// Time the last frame took to build and rasterise (s), for the `--stats` readout.
     public private(set) var lastRenderSeconds: Double = 0
 
@@ -34,13 +38,17 @@ public final class FrameComposer {
 
     /// Advances one video frame toward `target` (the latest analysis frame at or before
     /// the frame's time). `beats` counts beats detected so far: a new beat starts the
-    /// +0.15 flash for 6 frames.
+    /// +0.15 flash for 6 frames and lights the BPM overlay's dot, which fades over `beatFade`.
     public func step(toward target: SpectrumFrame, time: Double, beats: Int = 0) {
         state.step(toward: target)
         state.time = time
         if beats > lastBeatCount {
             flashFrames = 6
             lastBeatCount = beats
+            lastBeatTime = time
+        }
+        if state.tempo != nil {
+            state.tempo!.beat = Float(max(0, 1 - (time - lastBeatTime) / FrameComposer.beatFade))
         }
         state.flash = flashFrames > 0 ? 0.15 : 0
         if flashFrames > 0 { flashFrames -= 1 }
@@ -51,6 +59,7 @@ public final class FrameComposer {
     public func adopt(_ other: FrameComposer) {
         state = other.state
         lastBeatCount = other.lastBeatCount
+        lastBeatTime = other.lastBeatTime
         flashFrames = other.flashFrames
     }
 

@@ -14,15 +14,11 @@ public final class OverlayTrackers: AnalysisTap {
     public let strobe: StroboscopeAnalyzer?
     public let tempo: TempoTracker?
     public let reference: Double
-    /// Seconds the beat dot takes to fade from full to dark after a beat.
-    public static let beatFade = 0.25
 
-    private var lastBeatCount = 0
     /// The strobe's reading over the audio since the last frame that brought new audio
     /// (the feed reads in 2048-sample hops, so some video frames bring none).
     private var strobeReading = StrobeReading()
     private var heardSinceReading = false
-    private var lastBeatTime = -1e9
 
     /// - Parameters:
     ///   - pitch, tempo: which trackers to run.
@@ -68,18 +64,11 @@ public final class OverlayTrackers: AnalysisTap {
     /// Beats (onsets) detected so far.
     public var beatCount: Int { tempo?.beatCount ?? 0 }
 
-    /// Updates the composer's overlays (and the tuner view in `--mode tuner`) for video
-    /// time `time`, one call per video frame. Returns the beat count for the flash.
-    public func apply(to composer: FrameComposer, time: Double, dt: Double, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
-        var tempoState: TempoOverlay? = nil
-        if let tempo {
-            if tempo.beatCount != lastBeatCount {
-                lastBeatCount = tempo.beatCount
-                lastBeatTime = time
-            }
-            let beat = Float(max(0, 1 - (time - lastBeatTime) / OverlayTrackers.beatFade))
-            tempoState = TempoOverlay(bpm: tempo.display?.bpm, beat: beat)
-        }
+    /// Updates the composer's overlays (and the tuner view in `--mode tuner`) for the next
+    /// video frame, one call per frame. Returns the beat count, from which the composer's
+    /// `step` starts the flash and lights the beat dot.
+    public func apply(to composer: FrameComposer, dt: Double, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
+        let tempoState = tempo.map { TempoOverlay(bpm: $0.display?.bpm, beat: 0) }
         composer.setOverlays(tuner: tunerOverlay ? self.tunerOverlay : nil, tempo: tempoOverlay ? tempoState : nil)
         if let pitch, let strobe {
             if heardSinceReading {   // read every frame that heard audio, shown or not

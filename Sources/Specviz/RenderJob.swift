@@ -47,7 +47,7 @@ public final class RenderJob {
         if feed.exhausted && feed.samplesRead == 0 {
             throw RenderError("'\(sourceName)' contains no audio samples")
         }
-        let beats = trackers?.apply(to: composer, time: t, dt: 1 / Double(settings.fps),
+        let beats = trackers?.apply(to: composer, dt: 1 / Double(settings.fps),
                                     tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
         composer.step(toward: feed.latest, time: t, beats: beats)
         // Past the end of the audio?
@@ -85,13 +85,13 @@ public final class RenderJob {
         let free = BlockingQueue<PixelBuffer>(capacity: 3)
         let full = BlockingQueue<Result<PixelBuffer, Error>?>(capacity: 3)
         for _ in 0..<3 { free.push(PixelBuffer(width: settings.width, height: settings.height)) }
-        let stop = ManagedAtomicFlag()
+        let stop = Locked(false)
 
         let producer = Thread { [self] in
             do {
                 for k in 0..<first { _ = try step(k) }
                 var k = first
-                while !stop.isSet {
+                while !stop.value {
                     if let total, k - first >= total { break }
                     guard try step(k) else { break }
                     var picture = free.pop()
@@ -124,7 +124,7 @@ public final class RenderJob {
                         failure = error
                     }
                 }
-                if failure != nil || cancelled() { stop.set() }
+                if failure != nil || cancelled() { stop.update { $0 = true } }
                 free.push(picture)
             }
             if case .failure = item { break }
@@ -143,12 +143,4 @@ public final class RenderJob {
         }
         try sink.finish()
     }
-}
-
-/// A flag set by one thread and read by another.
-final class ManagedAtomicFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
 }

@@ -45,13 +45,11 @@ public final class ALSACapture: AudioSource {
         let st = snd_pcm_start(handle)
         if st < 0 && st != -EBADFD {
             close()
-            throw MediaError("ALSA device '\(device)': snd_pcm_start failed: \(Self.text(st))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_start failed: \(ALSAPCM.text(st))")
         }
     }
 
     deinit { close() }
-
-    static func text(_ code: Int32) -> String { ALSAPCM.text(code) }
 
     /// Reads the mono mix of whatever has been captured, up to `buffer.count` samples,
     /// without blocking. Returns the number of samples written (0 when nothing is ready).
@@ -84,11 +82,11 @@ public final class ALSACapture: AudioSource {
             if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
                 if code == -EPIPE { overruns += 1 }
                 let rr = snd_pcm_recover(handle, code, 1)
-                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(Self.text(rr))") }
+                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))") }
                 _ = snd_pcm_start(handle)
                 continue
             }
-            throw MediaError("ALSA device '\(device)': snd_pcm_readi failed: \(Self.text(code))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_readi failed: \(ALSAPCM.text(code))")
         }
         return written
     }

@@ -38,8 +38,6 @@ public final class ALSAPlayback {
 
     deinit { close() }
 
-    static func text(_ code: Int32) -> String { ALSAPCM.text(code) }
-
     /// Writes interleaved frames (`channels` floats each), blocking until all are queued.
     /// Recovers from underruns. Does not allocate.
     public func write(_ interleaved: UnsafeBufferPointer<Float>) throws {
@@ -61,10 +59,10 @@ public final class ALSAPlayback {
             if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
                 if code == -EPIPE { underruns += 1 }
                 let rr = snd_pcm_recover(handle, code, 1)
-                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(Self.text(rr))") }
+                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))") }
                 continue
             }
-            throw MediaError("ALSA device '\(device)': snd_pcm_writei failed: \(Self.text(code))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_writei failed: \(ALSAPCM.text(code))")
         }
     }
 
@@ -79,7 +77,7 @@ public final class ALSAPlayback {
     public func drain() throws {
         guard let handle = pcm else { return }
         let r = snd_pcm_drain(handle)
-        if r < 0 && r != -EPIPE { throw MediaError("ALSA device '\(device)': snd_pcm_drain failed: \(Self.text(r))") }
+        if r < 0 && r != -EPIPE { throw MediaError("ALSA device '\(device)': snd_pcm_drain failed: \(ALSAPCM.text(r))") }
     }
 
     /// Stops at once (drops what is queued) and releases the device. Safe to call twice.

@@ -47,7 +47,7 @@ public final class VideoEncoder: FrameSink {
     var encoderThread: Thread?
     let encoderDone = DispatchSemaphore(value: 0)
     /// The encoder thread's first error (read by `write` and `finish`).
-    let failure = ErrorBox()
+    let failure = Locked<Error?>(nil)
     /// Frames the encoder thread has sent to x264.
     var framesEncoded = 0
     var packet: UnsafeMutablePointer<AVPacket>?
@@ -71,7 +71,6 @@ public final class VideoEncoder: FrameSink {
     }
 
     deinit { release() }
-
 
     private func open() throws {
         var oc: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -189,7 +188,7 @@ public final class VideoEncoder: FrameSink {
                     // Keep sound interleaved with picture: encode audio up to the current video time.
                     try audio?.encode(until: Double(framesEncoded) / Double(options.fps), packet: packet!)
                 } catch {
-                    failure.set(error)
+                    failure.update { if $0 == nil { $0 = error } }
                 }
             }
             free.push(slot)
@@ -287,13 +286,4 @@ public final class VideoEncoder: FrameSink {
             format = nil
         }
     }
-}
-
-/// An error set by one thread and read by another.
-final class ErrorBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: Error?
-    var value: Error? { lock.lock(); defer { lock.unlock() }; return error }
-    /// Keeps the first error.
-    func set(_ e: Error) { lock.lock(); if error == nil { error = e }; lock.unlock() }
 }

@@ -26,3 +26,22 @@ public final class BlockingQueue<T>: @unchecked Sendable {
         return item
     }
 }
+
+/// A value set by one thread and read by another (a stop flag, a worker's first error).
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    public init(_ value: Value) { stored = value }
+
+    public var value: Value {
+        lock.lock(); defer { lock.unlock() }
+        return stored
+    }
+
+    /// Changes the value under the lock.
+    public func update(_ change: (inout Value) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        change(&stored)
+    }
+}
