@@ -41,7 +41,10 @@ let package = Package(
             dependencies: [
                 "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "SpecvizCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            plugins: ["BuildInfo"]),
+        // Writes the git commit into the tool before each build (for `specviz --version`).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // MARK: Tests.
         .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore", "MediaIO"]),

@@ -6,7 +6,7 @@ struct SpecvizCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "specviz",
         abstract: "Turn sound into pictures on the CPU: spectrum, pitch and tempo, rendered to PNG, video or a live preview.",
-        version: "0.1.0",
+        version: "0.1.0 (git \(BuildInfo.commit))",
         subcommands: [
             // Each command lives in its own file in this folder.
             RenderCommand.self,

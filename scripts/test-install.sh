@@ -1,0 +1,38 @@
+#!/bin/sh
+# Checks scripts/install.sh the way a user meets it: a fresh clone of this checkout's
+# HEAD, installed into a temporary prefix, then `specviz --help`, `--version`, the man
+# page (man -l) and bash completion of `specviz render --mo<TAB>`.
+# Usage: scripts/test-install.sh        (needs git, man-db, bash; slow: a release build)
+set -eu
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "test-install: FAIL: $*" >&2; exit 1; }
+
+git clone -q "$repo" "$work/src"
+# Reuse already fetched dependencies when there are any (CI may have no network).
+[ -d "$repo/.build/repositories" ] && mkdir -p "$work/src/.build" && cp -r "$repo/.build/repositories" "$work/src/.build/"
+sh "$work/src/scripts/install.sh" "$work/prefix" > "$work/install.log" 2>&1 || { cat "$work/install.log" >&2; fail "install.sh failed"; }
+p="$work/prefix"
+for f in bin/specviz share/bash-completion/completions/specviz share/zsh/site-functions/_specviz \
+         share/fish/vendor_completions.d/specviz.fish share/man/man1/specviz.1; do
+  [ -s "$p/$f" ] || fail "missing $p/$f"
+done
+
+"$p/bin/specviz" --help | grep -q "USAGE: specviz" || fail "--help"
+version="$("$p/bin/specviz" --version)"
+commit="$(git -C "$repo" rev-parse --short=12 HEAD)"
+echo "$version" | grep -q "$commit" || fail "--version '$version' does not name commit $commit"
+
+MANWIDTH=100 man -l "$p/share/man/man1/specviz.1" 2>/dev/null | grep -q "specviz render" || fail "man -l shows no 'specviz render'"
+
+got="$(bash -c '
+  source "$1"
+  COMP_LINE="specviz render --mo"; COMP_POINT=${#COMP_LINE}
+  COMP_WORDS=(specviz render --mo); COMP_CWORD=2
+  PATH="$2:$PATH" _specviz specviz --mo render
+  printf "%s\n" "${COMPREPLY[@]}"' sh "$p/share/bash-completion/completions/specviz" "$p/bin")"
+[ "$got" = "--mode" ] || fail "bash completion of 'specviz render --mo' gave '$got'"
+zsh_ok=""; command -v zsh >/dev/null && { zsh -n "$p/share/zsh/site-functions/_specviz" && zsh_ok=" zsh syntax ok"; }
+fish_ok=""; command -v fish >/dev/null && { fish -n "$p/share/fish/vendor_completions.d/specviz.fish" && fish_ok=" fish syntax ok"; }
+echo "test-install: ok ($version; --help, man -l, bash completion --mo -> --mode$zsh_ok$fish_ok)"
