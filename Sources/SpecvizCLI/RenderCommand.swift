@@ -59,6 +59,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    @Option(help: "Render only the K-th of N equal, frame-aligned time segments (e.g. 2/4); join them with `specviz join`.")
+    var segment: Segment?
+
     func validate() throws {
         if let from, from < 0 { throw ValidationError("--from must be ≥ 0") }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
@@ -70,7 +73,7 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    mutating func run() throws {
         let settings = try look.settings()
         if live { return try runLive(settings: settings) }
         guard let output else { throw CLIError("missing -o OUTPUT") }
@@ -79,11 +82,12 @@ struct RenderCommand: ParsableCommand {
         if !overwrite && !isSequence && AtomicFile.exists(output) {
             throw CLIError("'\(output)' exists (use -y to overwrite)")
         }
-        if !overwrite && isSequence && AtomicFile.exists(PNGSequenceSink.path(output, 0)) {
+        if !overwrite && isSequence && segment == nil && AtomicFile.exists(PNGSequenceSink.path(output, 0)) {
             throw CLIError("'\(PNGSequenceSink.path(output, 0))' exists (use -y to overwrite)")
         }
         try AtomicFile.checkWritable(isSequence ? PNGSequenceSink.path(output, 0) : output)
         let decoder = try AudioDecoder(path: input)
+        try applySegment(duration: decoder.duration, fps: settings.fps)
         let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil
         if settings.labels && glyphs == nil && !quiet {
             FileHandle.standardError.write("specviz: warning: no font found, rendering without labels\n".data(using: .utf8)!)
@@ -106,7 +110,7 @@ struct RenderCommand: ParsableCommand {
         if at != nil { throw CLIError("--at makes a single PNG still: use -o NAME.png") }
         let sink: FrameSink
         if isSequence {
-            sink = try PNGSequenceSink(pattern: output)
+            sink = numberedForSegment(try PNGSequenceSink(pattern: output), fps: settings.fps)
         } else {
             var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
             options.audioPath = input

@@ -1,0 +1,203 @@
+import CFFmpeg
+import SpecvizCore
+
+/// Joins video files rendered as consecutive segments (`render --segment K/N`) into one,
+/// by stream copy: the compressed video packets are copied unchanged (no re-encode), with
+/// their timestamps shifted by the length of the parts before them.
+///
+/// Sound: with `audioPath` the original's sound is encoded once over the whole joined span
+/// (from `audioStart` seconds for the joined video's length), so there is no gap or click
+/// at a join; without it the parts' own audio packets are copied (each part's encoder
+/// priming may then be audible at the joins).
+///
+/// All parts must hold the same video stream kind (codec, size, frame rate and codec
+/// header). The output is written under a temporary name and renamed at the end.
+public enum StreamJoiner {
+    public struct Summary: Sendable {
+        /// Video frames and length in seconds of the joined file.
+        public var frames: Int
+        public var seconds: Double
+    }
+
+    /// One opened part: its demuxer and stream indices.
+    final class Part {
+        let path: String
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        let video: Int32
+        let audio: Int32
+
+        init(path: String) throws {
+            self.path = path
+            var c: UnsafeMutablePointer<AVFormatContext>? = nil
+            try avCheck(avformat_open_input(&c, path, nil, nil), "avformat_open_input", "cannot open '\(path)'")
+            ctx = c
+            try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'")
+            let v = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            guard v >= 0 else {
+                avformat_close_input(&ctx)
+                throw MediaError("'\(path)' has no video stream")
+            }
+            video = v
+            audio = av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        }
+
+        deinit { avformat_close_input(&ctx) }
+
+        func stream(_ i: Int32) -> UnsafeMutablePointer<AVStream> { ctx!.pointee.streams[Int(i)]! }
+        var videoParameters: UnsafeMutablePointer<AVCodecParameters> { stream(video).pointee.codecpar }
+
+        /// Frames of the video stream (counted from packets when the header does not say).
+        func frameCount() throws -> Int {
+            let s = stream(video)
+            if s.pointee.nb_frames > 0 { return Int(s.pointee.nb_frames) }
+            var n = 0
+            let pkt = av_packet_alloc()!
+            defer { var p: UnsafeMutablePointer<AVPacket>? = pkt; av_packet_free(&p) }
+            while av_read_frame(ctx, pkt) >= 0 {
+                if pkt.pointee.stream_index == video { n += 1 }
+                av_packet_unref(pkt)
+            }
+            try avCheck(avformat_seek_file(ctx, -1, Int64.min, 0, 0, 0), "avformat_seek_file", "'\(path)'")
+            return n
+        }
+
+        /// Frames per second as a rational (the stream's average rate).
+        var frameRate: AVRational { stream(video).pointee.avg_frame_rate }
+    }
+
+    /// Joins `parts` (in order) into `path`. Throws before writing anything when a part
+    /// cannot be read or does not match the first.
+    @discardableResult
+    public static func join(parts paths: [String], to path: String, audioPath: String? = nil,
+                            audioStart: Double = 0) throws -> Summary {
+        _ = quietLibav
+        guard let firstPath = paths.first else { throw MediaError("nothing to join: no parts given") }
+        // Check every part first, and count the frames.
+        var frames = 0
+        var first: Part? = try Part(path: firstPath)
+        let rate = first!.frameRate
+        guard rate.num > 0, rate.den > 0 else { throw MediaError("'\(firstPath)' has no frame rate") }
+        for p in paths {
+            let part = p == firstPath && frames == 0 ? first! : try Part(path: p)
+            try checkMatch(part, first!)
+            if audioPath == nil && (part.audio < 0) != (first!.audio < 0) {
+                throw MediaError("'\(p)' and '\(firstPath)' differ in having sound: give --audio ORIGINAL")
+            }
+            frames += try part.frameCount()
+        }
+        let seconds = Double(frames) * Double(rate.den) / Double(rate.num)
+
+        let temp = AtomicFile.temporaryPath(for: path)
+        var oc: UnsafeMutablePointer<AVFormatContext>? = nil
+        guard avformat_alloc_output_context2(&oc, nil, nil, temp) >= 0, let out = oc else {
+            throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov)")
+        }
+        var audioEncoder: AudioTrackEncoder?
+        var packet = av_packet_alloc()
+        defer {
+            audioEncoder = nil
+            av_packet_free(&packet)
+            if spv_fmt_has_nofile(out) == 0, out.pointee.pb != nil { avio_closep(&out.pointee.pb) }
+            avformat_free_context(out)
+        }
+        do {
+            let vs = avformat_new_stream(out, nil)!
+            try avCheck(avcodec_parameters_copy(vs.pointee.codecpar, first!.videoParameters), "avcodec_parameters_copy", path)
+            vs.pointee.codecpar.pointee.codec_tag = 0
+            vs.pointee.time_base = first!.stream(first!.video).pointee.time_base
+            vs.pointee.avg_frame_rate = rate
+            var copiedAudio: UnsafeMutablePointer<AVStream>?
+            if let audioPath {
+                audioEncoder = try AudioTrackEncoder(input: audioPath, format: out, start: audioStart, end: audioStart + seconds)
+            } else if first!.audio >= 0 {
+                let a = avformat_new_stream(out, nil)!
+                try avCheck(avcodec_parameters_copy(a.pointee.codecpar, first!.stream(first!.audio).pointee.codecpar),
+                            "avcodec_parameters_copy", path)
+                a.pointee.codecpar.pointee.codec_tag = 0
+                a.pointee.time_base = first!.stream(first!.audio).pointee.time_base
+                copiedAudio = a
+            }
+            first = nil
+            if spv_fmt_has_nofile(out) == 0 {
+                try avCheck(avio_open(&out.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'")
+            }
+            var opts: OpaquePointer? = nil
+            if let name = out.pointee.oformat.pointee.name.map({ String(cString: $0) }), name.contains("mp4") || name.contains("mov") {
+                av_dict_set(&opts, "movflags", "+faststart", 0)
+            }
+            let h = avformat_write_header(out, &opts)
+            av_dict_free(&opts)
+            try avCheck(h, "avformat_write_header", "cannot write '\(path)'")
+
+            // Copy, shifting each part by the video length before it (in seconds, as a
+            // rational of the frame rate: exact for constant-rate parts).
+            var framesBefore = 0
+            var lastAudioDTS = Int64.min
+            for p in paths {
+                let part = try Part(path: p)
+                let inV = part.stream(part.video)
+                let start = inV.pointee.start_time == spv_nopts() ? 0 : inV.pointee.start_time
+                let offsetV = av_rescale_q(Int64(framesBefore), spv_rational(rate.den, rate.num), vs.pointee.time_base)
+                let partFrames = try part.frameCount()
+                while av_read_frame(part.ctx, packet) >= 0 {
+                    defer { av_packet_unref(packet) }
+                    let pkt = packet!
+                    if pkt.pointee.stream_index == part.video {
+                        shift(pkt, by: -start)
+                        av_packet_rescale_ts(pkt, inV.pointee.time_base, vs.pointee.time_base)
+                        shift(pkt, by: offsetV)
+                        pkt.pointee.stream_index = vs.pointee.index
+                        let end = pkt.pointee.dts == spv_nopts() ? pkt.pointee.pts : pkt.pointee.dts
+                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'")
+                        if let audioEncoder, end != spv_nopts() {
+                            let t = Double(end) * Double(vs.pointee.time_base.num) / Double(vs.pointee.time_base.den)
+                            try audioEncoder.encode(until: max(0, t), packet: packet!)
+                        }
+                    } else if let a = copiedAudio, pkt.pointee.stream_index == part.audio {
+                        let inA = part.stream(part.audio)
+                        shift(pkt, by: -av_rescale_q(start, inV.pointee.time_base, inA.pointee.time_base))
+                        av_packet_rescale_ts(pkt, inA.pointee.time_base, a.pointee.time_base)
+                        shift(pkt, by: av_rescale_q(offsetV, vs.pointee.time_base, a.pointee.time_base))
+                        // Keep decode times increasing across a join (drop what overlaps).
+                        if pkt.pointee.dts != spv_nopts() {
+                            if pkt.pointee.dts <= lastAudioDTS { continue }
+                            lastAudioDTS = pkt.pointee.dts
+                        }
+                        pkt.pointee.stream_index = a.pointee.index
+                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'")
+                    }
+                }
+                framesBefore += partFrames
+            }
+            if let audioEncoder {
+                try audioEncoder.encode(until: seconds, packet: packet!)
+                try audioEncoder.flush(packet: packet!)
+            }
+            try avCheck(av_write_trailer(out), "av_write_trailer", "cannot write '\(path)'")
+            if spv_fmt_has_nofile(out) == 0 { avio_closep(&out.pointee.pb) }
+            try AtomicFile.commit(temp, to: path)
+        } catch {
+            if spv_fmt_has_nofile(out) == 0, out.pointee.pb != nil { avio_closep(&out.pointee.pb) }
+            AtomicFile.discard(temp)
+            throw error
+        }
+        return Summary(frames: frames, seconds: seconds)
+    }
+
+    static func shift(_ pkt: UnsafeMutablePointer<AVPacket>, by delta: Int64) {
+        if pkt.pointee.pts != spv_nopts() { pkt.pointee.pts += delta }
+        if pkt.pointee.dts != spv_nopts() { pkt.pointee.dts += delta }
+    }
+
+    /// Throws unless `part`'s video can follow `first`'s in one stream.
+    static func checkMatch(_ part: Part, _ first: Part) throws {
+        let a = part.videoParameters.pointee, b = first.videoParameters.pointee
+        let ra = part.frameRate, rb = first.frameRate
+        let sameHeader = a.extradata_size == b.extradata_size
+            && (a.extradata_size == 0 || memcmp(a.extradata, b.extradata, Int(a.extradata_size)) == 0)
+        guard a.codec_id == b.codec_id, a.width == b.width, a.height == b.height, a.format == b.format,
+              Int64(ra.num) * Int64(rb.den) == Int64(rb.num) * Int64(ra.den), sameHeader else {
+            throw MediaError("'\(part.path)' does not match '\(first.path)' (codec, size, frame rate or encoder settings differ): cannot join by stream copy")
+        }
+    }
+}

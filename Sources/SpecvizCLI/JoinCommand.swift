@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+
+/// `specviz join`: concatenates segment renders by stream copy.
+struct JoinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Join videos rendered with --segment K/N into one, without re-encoding the picture.",
+        discussion: """
+            The parts are joined in the order given (name them so that the shell's sort
+            order is the segment order, e.g. part1.mp4 … part4.mp4 for up to 9 parts).
+            With --audio the sound of the original is encoded once over the whole video, so
+            there is no gap or click at a join; without it the parts' own sound is copied.
+
+            Example:
+              for k in 1 2 3 4; do specviz render set.flac --segment $k/4 -o part$k.mp4; done
+              specviz join part1.mp4 part2.mp4 part3.mp4 part4.mp4 --audio set.flac -o set.mp4
+            """)
+
+    @Argument(help: "The segment videos, in order.")
+    var parts: [String]
+
+    @Option(name: .shortAndLong, help: "The joined video (.mp4/.mkv/.mov).")
+    var output: String
+
+    @Option(help: "The original audio file: its sound is encoded once for the whole video.")
+    var audio: String?
+
+    @Option(name: .customLong("from"), help: "With --audio: the time in seconds of the original where the video starts (the render's --from).")
+    var audioFrom: Double = 0
+
+    @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
+    var overwrite = false
+
+    @Flag(help: "Print nothing on success.")
+    var quiet = false
+
+    func validate() throws {
+        if parts.isEmpty { throw ValidationError("give the segment videos to join") }
+        if audioFrom < 0 { throw ValidationError("--from must be ≥ 0") }
+        if parts.contains(output) { throw ValidationError("the output '\(output)' is also a part") }
+    }
+
+    func run() throws {
+        if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
+        try AtomicFile.checkWritable(output)
+        let summary = try StreamJoiner.join(parts: parts, to: output, audioPath: audio, audioStart: audioFrom)
+        if !quiet {
+            FileHandle.standardError.write(Data(String(format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
+                                                       parts.count, summary.frames, summary.seconds, output).utf8))
+        }
+    }
+}

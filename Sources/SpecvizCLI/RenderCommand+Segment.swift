@@ -1,0 +1,51 @@
+import ArgumentParser
+import MediaIO
+import Specviz
+import SpecvizCore
+
+extension Segment: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+extension RenderCommand {
+    /// With `--segment K/N`: narrows --from/--to to the segment's whole frames, so the
+    /// render holds exactly those frames of a single pass over [--from, --to or the end).
+    mutating func applySegment(duration: Double?, fps: Int) throws {
+        guard let segment else { return }
+        let out = (output ?? "").lowercased()
+        if live || at != nil || (out.hasSuffix(".png") && !PNGSequenceSink.isPattern(out)) {
+            throw CLIError("--segment renders part of a video or PNG sequence: not with --live, --at or a PNG still")
+        }
+        let start = from ?? 0
+        guard let end = to ?? duration else {
+            throw CLIError("--segment needs to know where the audio ends: '\(input)' does not say; give --to")
+        }
+        let span = segment.span(start: start, end: end, fps: fps)
+        if span.frames.isEmpty {
+            throw CLIError("segment \(segment) holds no frames (the render has only \(Int((Double(fps) * (end - start) - 1e-6).rounded(.up))) frames)")
+        }
+        if !overwrite, PNGSequenceSink.isPattern(out), let o = output,
+           AtomicFile.exists(PNGSequenceSink.path(o, span.frames.lowerBound)) {
+            throw CLIError("'\(PNGSequenceSink.path(o, span.frames.lowerBound))' exists (use -y to overwrite)")
+        }
+        from = span.from
+        to = span.to
+    }
+
+    /// A PNG sequence of a segment is numbered by the frame's index from time 0 (as a
+    /// whole render from 0 numbers it), so all segments can write into one pattern.
+    func numberedForSegment(_ sink: FrameSink, fps: Int) -> FrameSink {
+        guard segment != nil, let from else { return sink }
+        return OffsetFrameSink(sink, offset: Int((from * Double(fps)).rounded()))
+    }
+}
+
+/// Passes frames on with their index shifted by `offset`.
+final class OffsetFrameSink: FrameSink {
+    let base: FrameSink
+    let offset: Int
+    init(_ base: FrameSink, offset: Int) { self.base = base; self.offset = offset }
+    func write(_ frame: PixelBuffer, index: Int) throws { try base.write(frame, index: index + offset) }
+    func finish() throws { try base.finish() }
+    func cancel() { base.cancel() }
+}
