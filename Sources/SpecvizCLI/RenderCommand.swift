@@ -22,8 +22,13 @@ struct RenderCommand: ParsableCommand {
               specviz render track.wav --mode curve -o frames/%05d.png
             """)
 
-    @Argument(help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …).")
-    var input: String
+    @Argument(help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …); several make a batch (-o 'out/{stem}.mp4').")
+    var inputs: [String] = []
+
+    /// The one input of a single render.
+    var input: String { inputs.first ?? "" }
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var look: LookOptions
 
@@ -74,6 +79,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        if isBatch { return try runBatch() }
         let settings = try look.settings()
         if live { return try runLive(settings: settings) }
         guard let output else { throw CLIError("missing -o OUTPUT") }
@@ -118,10 +124,12 @@ struct RenderCommand: ParsableCommand {
             options.audioEnd = to
             options.preset = x264Preset
             options.crf = crf
+            options.threads = batch.x264Threads
             sink = try VideoEncoder(path: output, options: options)
         }
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         job.progress = { done, total in bar.update(done: done, total: total) }
+        if batch.progressLines { job.progress = BatchOptions.reportProgress }
         let interrupted = InterruptFlag.install()
         job.cancelled = { interrupted.isSet }
         defer { bar.finish() }

@@ -24,6 +24,8 @@ public final class VideoEncoder: FrameSink {
         /// x264 preset (speed/size trade-off) and constant rate factor.
         public var preset: String = "veryfast"
         public var crf: Int = 20
+        /// Encoder threads (0: the encoder's own choice, for x264 about 1.5 per core).
+        public var threads: Int = 0
         /// Input whose audio is muxed (nil: silent video).
         public var audioPath: String?
         /// Audio span in seconds (start, optional end), matching the rendered frames.
@@ -105,6 +107,7 @@ public final class VideoEncoder: FrameSink {
         }
         if spv_fmt_needs_global_header(oc) != 0 { ctx.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         let codecName = String(cString: codec.pointee.name)
+        if options.threads > 0 { ctx.pointee.thread_count = Int32(options.threads) }
         if codecName == "libx264" {
             av_opt_set(ctx.pointee.priv_data, "preset", options.preset, 0)
             av_opt_set(ctx.pointee.priv_data, "crf", String(options.crf), 0)

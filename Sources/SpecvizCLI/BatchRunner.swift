@@ -1,0 +1,199 @@
+import Foundation
+import SpecvizCore
+
+/// Renders many files, `jobs` at a time, each in its own `specviz render` process (so one
+/// bad file cannot stop or crash the others), showing one progress line per file and a
+/// total with ETA on stderr. Children report progress as `progress DONE TOTAL` lines on
+/// their stdout and fail with one `specviz: error: …` line on their stderr.
+final class BatchRunner: @unchecked Sendable {
+    struct Item {
+        let input: String
+        let output: String
+        /// Frames expected (from the file's duration; nil when unknown or unreadable).
+        let expectedFrames: Int?
+    }
+
+    enum State { case pending, running, done(seconds: Double), failed(String) }
+
+    let items: [Item]
+    let jobs: Int
+    /// Arguments of each child before `-o OUTPUT -- INPUT`.
+    let childArguments: [String]
+    let showProgress: Bool
+    let quiet: Bool
+    let cancelled: () -> Bool
+
+    private let lock = NSLock()
+    private var states: [State]
+    private var framesDone: [Int]
+    private var framesTotal: [Int?]
+    private var next = 0
+    private var linesDrawn = 0
+    private let start = Date()
+
+    init(items: [Item], jobs: Int, childArguments: [String], showProgress: Bool, quiet: Bool, cancelled: @escaping () -> Bool) {
+        self.items = items
+        self.jobs = max(1, min(jobs, items.count))
+        self.childArguments = childArguments
+        self.showProgress = showProgress
+        self.quiet = quiet
+        self.cancelled = cancelled
+        states = Array(repeating: .pending, count: items.count)
+        framesDone = Array(repeating: 0, count: items.count)
+        framesTotal = items.map(\.expectedFrames)
+    }
+
+    /// Runs every item; returns the failures as (input, message) in input order.
+    func run() -> [(String, String)] {
+        let group = DispatchGroup()
+        for w in 0..<jobs {
+            let t = Thread { [self] in
+                while let i = take() { runChild(i) }
+                group.leave()
+            }
+            t.name = "specviz-batch-\(w)"
+            group.enter()
+            t.start()
+        }
+        while group.wait(timeout: .now() + 0.25) == .timedOut { draw(final: false) }
+        draw(final: true)
+        return lock.withLock {
+            states.enumerated().compactMap { i, s in
+                if case .failed(let m) = s { return (items[i].input, m) }
+                return nil
+            }
+        }
+    }
+
+    private func take() -> Int? {
+        lock.withLock {
+            guard next < items.count, !cancelled() else { return nil }
+            defer { next += 1 }
+            states[next] = .running
+            return next
+        }
+    }
+
+    private func runChild(_ i: Int) {
+        let item = items[i]
+        let began = Date()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        p.arguments = childArguments + ["-o", item.output, "--", item.input]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        do {
+            try p.run()
+        } catch {
+            finish(i, .failed("cannot start specviz: \(error)"))
+            return
+        }
+        // The child's stderr is read on its own thread, so neither pipe can fill and stall it.
+        let errorText = Locked(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errorText.update { $0 = data }
+            errDone.signal()
+        }.start()
+        // Progress lines on the child's stdout.
+        var pending = Data()
+        let handle = out.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let nl = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...nl)
+                let f = line.split(separator: " ")
+                if f.count >= 2, f[0] == "progress", let done = Int(f[1]) {
+                    let total = f.count >= 3 ? Int(f[2]) : nil
+                    lock.withLock {
+                        framesDone[i] = done
+                        if let total { framesTotal[i] = total }
+                    }
+                }
+            }
+        }
+        p.waitUntilExit()
+        errDone.wait()
+        if p.terminationReason == .exit && p.terminationStatus == 0 {
+            finish(i, .done(seconds: Date().timeIntervalSince(began)))
+        } else {
+            let text = String(decoding: errorText.value, as: UTF8.self)
+                .split(separator: "\n").last { $0.contains("error:") }
+                .map { String($0.split(separator: ":", maxSplits: 2).last ?? $0).trimmingCharacters(in: .whitespaces) }
+            let why = text ?? (p.terminationReason == .uncaughtSignal ? "killed by signal \(p.terminationStatus)"
+                                                                        : "exit status \(p.terminationStatus)")
+            finish(i, .failed(why))
+        }
+    }
+
+    private func finish(_ i: Int, _ state: State) {
+        lock.withLock {
+            states[i] = state
+            if case .done = state, let t = framesTotal[i] { framesDone[i] = t }
+        }
+        draw(final: false, finished: i)
+    }
+
+    // MARK: Display
+
+    private func fileLine(_ i: Int) -> String {
+        let name = (items[i].input as NSString).lastPathComponent
+        switch states[i] {
+        case .pending: return "  \(name): waiting"
+        case .running:
+            guard let t = framesTotal[i], t > 0 else { return "  \(name): \(framesDone[i]) frames" }
+            return String(format: "  %@: %3.0f%%  %d/%d frames", name, 100 * Double(framesDone[i]) / Double(t), framesDone[i], t)
+        case .done(let s): return String(format: "ok %@ → %@  (%.1f s)", name, items[i].output, s)
+        case .failed(let m): return "FAILED \(name): \(m)"
+        }
+    }
+
+    private func totalLine() -> String {
+        let finished = states.filter { if case .done = $0 { return true }; if case .failed = $0 { return true }; return false }.count
+        let known = framesTotal.compactMap { $0 }
+        let average = known.isEmpty ? 1 : Double(known.reduce(0, +)) / Double(known.count)
+        var all = 0.0, done = 0.0
+        for i in items.indices {
+            let t = framesTotal[i].map(Double.init) ?? average
+            all += t
+            switch states[i] {
+            case .done, .failed: done += t
+            default: done += Double(framesDone[i])
+            }
+        }
+        let frac = all > 0 ? min(1, done / all) : 0
+        let elapsed = Date().timeIntervalSince(start)
+        let eta = frac > 0.001 ? elapsed * (1 - frac) / frac : 0
+        return String(format: "total: %d/%d files  %3.0f%%  elapsed %@  ETA %@", finished, items.count, frac * 100,
+                      ProgressBar.clock(elapsed), frac > 0.001 ? ProgressBar.clock(eta) : "?")
+    }
+
+    /// On a terminal: finished files scroll above, running files and the total are redrawn
+    /// below. Otherwise: one line per finished file, and the total at the end.
+    private func draw(final: Bool, finished: Int? = nil) {
+        lock.withLock {
+            var text = ""
+            if showProgress {
+                if linesDrawn > 0 { text += "\u{1B}[\(linesDrawn)A\r\u{1B}[J" }
+                if let finished { text += fileLine(finished) + "\n" }
+                linesDrawn = 0
+                if !final {
+                    for i in items.indices { if case .running = states[i] { text += fileLine(i) + "\n"; linesDrawn += 1 } }
+                }
+                text += totalLine() + "\n"
+                linesDrawn += 1
+                if final { linesDrawn = 0 }
+            } else if !quiet {
+                if let finished { text += fileLine(finished) + "\n" }
+                if final { text += totalLine() + "\n" }
+            }
+            if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+
+/// Options of `render` for many files at once.
+struct BatchOptions: ParsableArguments {
+    @Option(name: [.customShort("j"), .long],
+            help: "With several inputs: files rendered at once (default: one per core, each child using cores/j threads).")
+    var jobs: Int?
+
+    @Option(name: .customLong("inputs-from"), help: "Also render the files listed in FILE, one per line ('-' reads stdin; # starts a comment).")
+    var inputsFrom: String?
+
+    @Flag(name: .customLong("progress-lines"), help: .hidden)
+    var progressLines = false
+
+    @Option(name: .customLong("x264-threads"), help: .hidden)
+    var x264Threads: Int = 0
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("-j must be ≥ 1") }
+        if x264Threads < 0 { throw ValidationError("--x264-threads must be ≥ 0") }
+    }
+
+    /// `--progress-lines`: frames written so far, as `progress DONE TOTAL` lines on stdout
+    /// (what a batch parent reads from its children).
+    static func reportProgress(_ done: Int, _ total: Int?) {
+        let line = "progress \(done) \(total.map(String.init) ?? "?")\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    /// The default number of files rendered at once: one per core. Each render then gets
+    /// cores/j rasteriser and x264 threads, so the machine is busy but not oversubscribed.
+    static func defaultJobs(cores: Int, files: Int) -> Int { max(1, min(cores, files)) }
+}
+
+extension RenderCommand {
+    /// True when this render is a batch: several inputs, or a list from --inputs-from.
+    var isBatch: Bool { inputs.count != 1 || batch.inputsFrom != nil }
+
+    /// Every input named on the command line and in --inputs-from, in order.
+    func batchInputs() throws -> [String] {
+        var all = inputs
+        if let list = batch.inputsFrom {
+            let text: String
+            if list == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                guard let data = FileManager.default.contents(atPath: list) else { throw CLIError("cannot read the list '\(list)'") }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let name = line.trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty && !name.hasPrefix("#") { all.append(name) }
+            }
+        }
+        return all
+    }
+
+    /// The output of input number `index` (from 1): the -o pattern with {stem} (file name
+    /// without extension), {name}, {dir} (the input's folder) and {index} filled in.
+    static func batchOutput(_ pattern: String, input: String, index: Int) -> String {
+        let url = URL(fileURLWithPath: input)
+        let name = url.lastPathComponent
+        let stem = url.deletingPathExtension().lastPathComponent
+        let dir = (input as NSString).deletingLastPathComponent
+        return pattern.replacingOccurrences(of: "{stem}", with: stem)
+            .replacingOccurrences(of: "{name}", with: name)
+            .replacingOccurrences(of: "{dir}", with: dir.isEmpty ? "." : dir)
+            .replacingOccurrences(of: "{index}", with: String(index))
+    }
+
+    /// The command line of one child: this one without the inputs, -o, -j and --inputs-from.
+    func childArguments(threads: Int) -> [String] {
+        var args = Array(CommandLine.arguments.dropFirst())
+        if let r = args.firstIndex(of: "render") { args.removeFirst(r + 1) }
+        var kept: [String] = []
+        var remaining = inputs[...]
+        var i = 0
+        var afterTerminator = false
+        let withValue: Set<String> = ["-o", "--output", "-j", "--jobs", "--inputs-from"]
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if !afterTerminator {
+                if a == "--" { afterTerminator = true; continue }
+                if withValue.contains(a) { i += 1; continue }
+                if ["--output=", "--jobs=", "--inputs-from="].contains(where: { a.hasPrefix($0) }) { continue }
+                if a.hasPrefix("-j"), Int(a.dropFirst(2)) != nil { continue }
+            }
+            if let first = remaining.first, a == first { remaining = remaining.dropFirst(); continue }
+            kept.append(a)
+        }
+        if !kept.contains("--threads") && !kept.contains(where: { $0.hasPrefix("--threads=") }) {
+            kept += ["--threads", String(threads)]
+        }
+        return ["render"] + kept + ["--x264-threads", String(threads), "--progress-lines"]
+    }
+
+    /// `render a.flac b.mp3 … -o 'out/{stem}.mp4' [-j N]`.
+    func runBatch() throws {
+        if live { throw CLIError("--live plays one file: give exactly one input") }
+        guard let pattern = output else { throw CLIError("missing -o OUTPUT (e.g. -o 'out/{stem}.mp4')") }
+        if segment != nil || at != nil || dumpFrame != nil {
+            throw CLIError("--segment, --at and --dump-frame take one input")
+        }
+        let files = try batchInputs()
+        if files.isEmpty { throw CLIError("no input files (give audio files or --inputs-from FILE)") }
+        if files.count > 1 && !pattern.contains("{") {
+            throw CLIError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
+        }
+        let fps = try look.settings().fps
+        var seen: [String: String] = [:]
+        var items: [BatchRunner.Item] = []
+        for (n, file) in files.enumerated() {
+            let out = Self.batchOutput(pattern, input: file, index: n + 1)
+            if let other = seen[out] {
+                throw CLIError("'\(other)' and '\(file)' would both write '\(out)' (use {dir} or {index} in -o)")
+            }
+            seen[out] = file
+            var frames: Int?
+            if let d = (try? AudioDecoder(path: file))?.duration {
+                let span = min(d, to ?? d) - (from ?? 0)
+                frames = max(0, Int((span * Double(fps)).rounded(.up)))
+            }
+            items.append(.init(input: file, output: out, expectedFrames: frames))
+        }
+        // Output folders named by the pattern are created (nothing else is written here).
+        for item in items {
+            let dir = (item.output as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
+        let threads = max(1, cores / max(1, min(jobs, items.count)))
+        let interrupted = InterruptFlag.install()
+        let runner = BatchRunner(items: items, jobs: jobs, childArguments: childArguments(threads: threads),
+                                 showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
+                                 cancelled: { interrupted.isSet })
+        let failures = runner.run()
+        if interrupted.isSet { throw CLIError("interrupted") }
+        if !failures.isEmpty {
+            // The summary: one line per failed file (naming it), then the count.
+            for (file, why) in failures {
+                let text = why.contains(file) ? why : "\(file): \(why)"
+                FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
+            }
+            throw CLIError("\(failures.count) of \(items.count) files failed (\(items.count - failures.count) rendered)")
+        }
+    }
+}
