@@ -5,7 +5,7 @@ set -e
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 PACKAGES="pkg-config libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
- libpng-dev libasound2-dev libfreetype-dev fonts-dejavu-core ffmpeg"
+ libpng-dev libasound2-dev libfreetype-dev fonts-dejavu-core ffmpeg parallel man-db"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
