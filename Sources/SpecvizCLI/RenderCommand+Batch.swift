@@ -35,8 +35,12 @@ struct BatchOptions: ParsableArguments {
 }
 
 extension RenderCommand {
-    /// True when this render is a batch: several inputs, or a list from --inputs-from.
-    var isBatch: Bool { inputs.count != 1 || batch.inputsFrom != nil }
+    /// True when this render is a batch: several inputs, a list from --inputs-from, or an
+    /// output pattern with a {placeholder}.
+    var isBatch: Bool {
+        inputs.count != 1 || batch.inputsFrom != nil
+            || ["{stem}", "{name}", "{dir}", "{index}"].contains { (output ?? "").contains($0) }
+    }
 
     /// Every input named on the command line and in --inputs-from, in order.
     func batchInputs() throws -> [String] {
