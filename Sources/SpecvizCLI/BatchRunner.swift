@@ -28,6 +28,10 @@ final class BatchRunner: @unchecked Sendable {
     private var framesDone: [Int]
     private var framesTotal: [Int?]
     private var next = 0
+    /// Running children by item, so that a stop request reaches them (they run in their
+    /// own process groups, so a terminal's Ctrl-C does not).
+    private var children: [Int: Process] = [:]
+    private var stopSent = false
     private var linesDrawn = 0
     private let start = Date()
 
@@ -55,13 +59,25 @@ final class BatchRunner: @unchecked Sendable {
             group.enter()
             t.start()
         }
-        while group.wait(timeout: .now() + 0.25) == .timedOut { draw(final: false) }
+        while group.wait(timeout: .now() + 0.25) == .timedOut {
+            if cancelled() { stopChildren() }
+            draw(final: false)
+        }
         draw(final: true)
         return lock.withLock {
             states.enumerated().compactMap { i, s in
                 if case .failed(let m) = s { return (items[i].input, m) }
                 return nil
             }
+        }
+    }
+
+    /// Asks every running child to stop (SIGINT: it cancels cleanly, leaving no file).
+    private func stopChildren() {
+        lock.withLock {
+            guard !stopSent else { return }
+            stopSent = true
+            for p in children.values where p.isRunning { p.interrupt() }
         }
     }
 
@@ -85,11 +101,16 @@ final class BatchRunner: @unchecked Sendable {
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         do {
-            try p.run()
+            try lock.withLock {
+                guard !cancelled() else { throw CLIError("interrupted") }
+                try p.run()
+                children[i] = p
+            }
         } catch {
-            finish(i, .failed("cannot start specviz: \(error)"))
+            finish(i, .failed(cancelled() ? "interrupted" : "cannot start specviz: \(error)"))
             return
         }
+        defer { lock.withLock { _ = children.removeValue(forKey: i) } }
         // The child's stderr is read on its own thread, so neither pipe can fill and stall it.
         let errorText = Locked(Data())
         let errDone = DispatchSemaphore(value: 0)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaIO
+import SpecvizCore
 
 /// Options of `render` for many files at once.
 struct BatchOptions: ParsableArguments {
@@ -138,11 +139,18 @@ extension RenderCommand {
         let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
         let threads = max(1, cores / max(1, min(jobs, items.count)))
         let interrupted = InterruptFlag.install()
+        // SIGTERM (a scheduler stopping the batch) stops the children too.
+        let terminated = Locked(false)
+        signal(SIGTERM, SIG_IGN)
+        let term = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        term.setEventHandler { terminated.update { $0 = true } }
+        term.resume()
+        defer { term.cancel() }
         let runner = BatchRunner(items: items, jobs: jobs, childArguments: childArguments(threads: threads),
                                  showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
-                                 cancelled: { interrupted.isSet })
+                                 cancelled: { interrupted.isSet || terminated.value })
         let failures = runner.run()
-        if interrupted.isSet { throw CLIError("interrupted") }
+        if interrupted.isSet || terminated.value { throw CLIError("interrupted") }
         if !failures.isEmpty {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {

@@ -63,4 +63,27 @@ final class BatchCLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/sub/a.mp4"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/a.mp4"))
     }
+
+    func testStoppingABatchStopsItsRendersAndLeavesNothing() throws {
+        let dir = CLI.tempDir()
+        for i in 1...3 { try Signals.writeWAV(Signals.sines([(220 * Double(i), 0.4)], seconds: 30), to: dir + "/long\(i).wav") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLI.binary)
+        p.arguments = ["render", dir + "/long1.wav", dir + "/long2.wav", dir + "/long3.wav", "-o", dir + "/out/{stem}.mp4",
+                       "-j", "2", "--size", "320x180"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // Wait until both renders have started writing, then stop the batch (as a scheduler would).
+        let deadline = Date().addingTimeInterval(20)
+        while CLI.files(dir + "/out").count < 2 && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(CLI.files(dir + "/out").count, 2, "two renders at once")
+        kill(p.processIdentifier, SIGTERM)
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertNotEqual(p.terminationStatus, 0)
+        XCTAssertTrue(text.contains("specviz: error: interrupted"), text)
+        XCTAssertEqual(CLI.files(dir + "/out"), [], "the renders removed their partial files")
+    }
 }
