@@ -24,6 +24,8 @@ version="$("$p/bin/specviz" --version)"
 commit="$(git -C "$repo" rev-parse --short=12 HEAD)"
 echo "$version" | grep -q "$commit" || fail "--version '$version' does not name commit $commit"
 
+# A text line starting with '.' would be read as a roff request and vanish from the page.
+if grep -n '^\.[a-z0-9]' "$p/share/man/man1/specviz.1" >&2; then fail "man page text lines start with '.' (reflow the help text)"; fi
 MANWIDTH=100 man -l "$p/share/man/man1/specviz.1" 2>/dev/null | grep -q "specviz render" || fail "man -l shows no 'specviz render'"
 
 got="$(bash -c '

@@ -12,8 +12,8 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a visualisation of an audio file to a video, a PNG still or a PNG sequence.",
         discussion: """
             The output format follows the -o extension: .mp4 .mkv .mov (H.264 + AAC),
-            .webm, .gif, .png (one still at --at; default the middle of the track), or a
-            pattern such as frames/%05d.png for a PNG sequence.
+            VP9 in .webm, GIF in .gif, one PNG still in .png (at --at; default the middle of
+            the track), or a pattern such as frames/%05d.png for a PNG sequence.
 
             Examples:
               specviz render track.wav --mode bars -o out.mp4
