@@ -111,6 +111,24 @@ final class SegmentJoinCLITests: XCTestCase {
         return Array(buffer[..<n])
     }
 
+    func testMatroskaSegmentsOfAFromToSpanJoin() throws {
+        let dir = CLI.tempDir()
+        let input = try makeInput(dir, seconds: 3)
+        for k in 1...2 {
+            let r = try CLI.run(["render", input, "--from", "0.5", "--to", "2.5", "--segment", "\(k)/2", "-o", dir + "/p\(k).mkv",
+                                 "--size", "64x36", "--fps", "30", "--quiet"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        // Matroska leaves the first frames' decode times unset: the join must still be valid.
+        for (out, audio) in [("/joined.mkv", ["--audio", input, "--from", "0.5"]), ("/copied.mkv", [])] {
+            let j = try CLI.run(["join", dir + "/p1.mkv", dir + "/p2.mkv", "-o", dir + out, "--quiet"] + audio)
+            XCTAssertEqual(j.status, 0, j.stderr)
+            let video = try XCTUnwrap(MediaProbe(path: dir + out).streams.first { $0.kind == "video" })
+            XCTAssertEqual(video.packets, 60)
+            XCTAssertEqual(video.duration, 2, accuracy: 1.0 / 30)
+        }
+    }
+
     func testJoinRefusesPartsThatDoNotMatch() throws {
         let dir = CLI.tempDir()
         let input = try makeInput(dir, seconds: 1)

@@ -133,6 +133,7 @@ public enum StreamJoiner {
             // rational of the frame rate: exact for constant-rate parts).
             var framesBefore = 0
             var lastAudioDTS = Int64.min
+            var lastVideoDTS: Int64?
             for p in paths {
                 let part = try Part(path: p)
                 let inV = part.stream(part.video)
@@ -146,6 +147,12 @@ public enum StreamJoiner {
                         shift(pkt, by: -start)
                         av_packet_rescale_ts(pkt, inV.pointee.time_base, vs.pointee.time_base)
                         shift(pkt, by: offsetV)
+                        // Matroska leaves the decode time of a part's first frames unset;
+                        // after a join the muxer cannot guess it, so continue the sequence.
+                        if pkt.pointee.dts == spv_nopts(), let last = lastVideoDTS {
+                            pkt.pointee.dts = pkt.pointee.pts == spv_nopts() ? last + 1 : min(pkt.pointee.pts, last + 1)
+                        }
+                        if pkt.pointee.dts != spv_nopts() { lastVideoDTS = pkt.pointee.dts }
                         pkt.pointee.stream_index = vs.pointee.index
                         let end = pkt.pointee.dts == spv_nopts() ? pkt.pointee.pts : pkt.pointee.dts
                         try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'")
