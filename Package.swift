@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "SpecvizCLI",
             dependencies: [
-                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "SpecvizCore",
+                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "ShadersCPU", "SpecvizCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

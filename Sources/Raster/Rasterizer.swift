@@ -20,6 +20,8 @@ public final class Rasterizer {
     @usableFromInline var width = 0
     @usableFromInline var height = 0
     @usableFromInline var depth: [Float]
+    /// Which pixel kernel this build runs (printed by `specviz bench --dump`).
+    public static var kernelName: String { "scalar (one pixel per step, channels in SIMD4)" }
     /// How many bands (and threads) a frame is cut into.
     public var threads: Int
 

@@ -33,7 +33,17 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the encoder and end-to-end runs (stages only).")
     var stagesOnly = false
 
+    @Option(help: "Time only the rasteriser on this frame dump (.svzf, from `render --dump-frame`).")
+    var dump: String?
+
+    @Option(help: "With --dump: timed frames (after 10 warm-up frames).")
+    var frames: Int = 60
+
+    @Option(help: "With --dump: rasteriser threads (1 = on the calling thread).")
+    var threads: Int = 1
+
     func run() throws {
+        if let dump { return try benchDump(path: dump) }
         let parts = size.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2 else { throw ValidationError("--size must be WxH") }
         let (w, h) = (parts[0], parts[1])
