@@ -21,13 +21,16 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // The rasteriser's innermost span kernels, compiled for the baseline and for AVX2
+        // from one source and chosen by CPUID at run time (no flags needed in this file).
+        .target(name: "CRasterKernels"),
 
         // MARK: Pipeline (pure Swift, no C).
         .target(name: "SpecvizCore"),
         .target(name: "Tuning", dependencies: ["SpecvizCore"]),
         .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning"]),
         .target(name: "Synth", dependencies: ["SpecvizCore", "Tuning"]),
-        .target(name: "Raster", dependencies: ["SpecvizCore"]),
+        .target(name: "Raster", dependencies: ["SpecvizCore", "CRasterKernels"]),
         .target(name: "ShadersCPU", dependencies: ["SpecvizCore", "Raster"], path: "Shaders-CPU"),
         .target(name: "Geometry", dependencies: ["SpecvizCore", "Analysis", "Tuning"]),
         .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU", "Synth"]),

@@ -1,3 +1,4 @@
+import CRasterKernels
 import Dispatch
 import SpecvizCore
 
@@ -21,7 +22,16 @@ public final class Rasterizer {
     @usableFromInline var height = 0
     @usableFromInline var depth: [Float]
     /// Which pixel kernel this build runs (printed by `specviz bench --dump`).
-    public static var kernelName: String { "scalar (one pixel per step, channels in SIMD4)" }
+    public static var kernelName: String { spv_raster_kernel() == 1 ? "AVX2" : "baseline" }
+
+    /// Chooses the span kernels: `true` forces the portable baseline, `false` returns to the
+    /// best the CPU has (AVX2 when CPUID reports it). Both give the same pixels, bit for bit;
+    /// for tests and benchmarks. Returns the name of the kernel now in use.
+    @discardableResult
+    public static func forceBaselineKernel(_ on: Bool) -> String {
+        spv_raster_set_kernel(on ? 0 : -1)
+        return kernelName
+    }
     /// How many bands (and threads) a frame is cut into.
     public var threads: Int
 

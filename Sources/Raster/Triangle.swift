@@ -5,14 +5,24 @@ public let subpixelBits = 8
 @usableFromInline let subpixelScale: Float = 256
 
 /// One edge function E(px, py) = row + stepX·px + stepY·py evaluated at pixel centres,
-/// in fixed point (units of 1/256 px squared). Inside when E + bias ≥ 0, where bias is 0 for
-/// top-left edges and −1 otherwise (the top-left fill rule: shared edges drawn once).
+/// in fixed point (units of 1/256 px squared), with the top-left bias folded into `row`:
+/// a pixel is inside when E ≥ 0 (bias 0 for top-left edges, −1 otherwise, so shared edges
+/// are drawn once).
+///
+/// Rows are walked without division: along a row the edge bounds the span at
+/// F(py) = ⌊(row + stepY·py) / s⌋ with s = |stepX| (lower bound −F when stepX > 0, upper
+/// bound F when stepX < 0), and F steps from row to row by the exact quotient/remainder
+/// `dq`, `dm` of stepY / s (a Bresenham walk, one division per edge when a walk starts).
 @frozen @usableFromInline
 struct Edge {
     @usableFromInline var row: Int64
     @usableFromInline var stepX: Int64
     @usableFromInline var stepY: Int64
-    @usableFromInline var bias: Int64
+    /// |stepX|.
+    @usableFromInline var s: Int64
+    /// stepY = dq·s + dm with 0 ≤ dm < s (when s > 0).
+    @usableFromInline var dq: Int64
+    @usableFromInline var dm: Int64
 
     /// Edge from a to b (fixed-point screen coordinates, y down), for a triangle whose
     /// vertices are ordered so that its interior is on the positive side.
@@ -20,15 +30,62 @@ struct Edge {
     init(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64) {
         let dx = bx - ax, dy = by - ay
         // E(P) = dx·(Py − ay) − dy·(Px − ax) with P = (256·px + 128, 256·py + 128).
-        row = dx * (128 - ay) + dy * (ax - 128)
+        let topLeft = dy < 0 || (dy == 0 && dx > 0)
+        row = dx * (128 - ay) + dy * (ax - 128) + (topLeft ? 0 : -1)
         stepX = -256 * dy
         stepY = 256 * dx
-        let topLeft = dy < 0 || (dy == 0 && dx > 0)
-        bias = topLeft ? 0 : -1
+        s = abs(stepX)
+        if s > 0 {
+            dq = floorDiv(stepY, s)
+            dm = stepY - dq * s
+        } else {
+            dq = 0; dm = 0
+        }
+    }
+}
+
+/// Where an edge's bound stands on the current row of a walk (see `Edge`).
+@frozen @usableFromInline
+struct EdgeWalk {
+    /// F(py), or for a horizontal edge (s = 0) the edge value itself.
+    @usableFromInline var q: Int64
+    /// Remainder: row + stepY·py = q·s + m, 0 ≤ m < s.
+    @usableFromInline var m: Int64
+
+    @inline(__always) @inlinable
+    init(_ e: Edge, py: Int) {
+        let r = e.row + e.stepY * Int64(py)
+        if e.s > 0 {
+            q = floorDiv(r, e.s)
+            m = r - q * e.s
+        } else {
+            q = r; m = 0
+        }
     }
 
-    @inlinable func value(_ px: Int, _ py: Int) -> Int64 {
-        row + stepX * Int64(px) + stepY * Int64(py)
+    /// Narrows [lo, hi] to this edge on the current row; false when the row is outside it.
+    @inline(__always) @inlinable
+    func clamp(_ e: Edge, _ lo: inout Int64, _ hi: inout Int64) -> Bool {
+        if e.stepX > 0 {
+            lo = max(lo, -q)
+        } else if e.stepX < 0 {
+            hi = min(hi, q)
+        } else if q < 0 {
+            return false
+        }
+        return true
+    }
+
+    /// Moves to the next row.
+    @inline(__always) @inlinable
+    mutating func step(_ e: Edge) {
+        if e.s > 0 {
+            q &+= e.dq
+            m &+= e.dm
+            if m >= e.s { m &-= e.s; q &+= 1 }
+        } else {
+            q &+= e.stepY
+        }
     }
 }
 
@@ -39,23 +96,26 @@ struct Edge {
 
 @inlinable func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
 
-/// A triangle after the viewport transform, ready to rasterise: edge functions,
-/// its pixel bounding box, and the plane of every attribute.
+/// A triangle after the viewport transform, ready to rasterise: edge functions, its pixel
+/// bounding box, and a Float plane per attribute.
+///
 /// Attributes: `color` (2D: colour; 3D: colour/w), `normal` (3D: xyz = normal/w, w = 1/w),
-/// `depth` (3D: z/w, linear in screen space).
+/// `depth` (3D: z/w), all linear in screen space. Each is a plane anchored at the bounding
+/// box's top-left pixel (ox, oy) = (minX, minY):
+/// a(px, py) = (base + ddy·(py − oy)) + ddx·(px − ox), in that order of operations, so a
+/// pixel's value depends only on the triangle and the pixel (never on bands, threads or
+/// where a block of lanes starts). The setup is done once, in Double, from the exact edge
+/// functions; a constant attribute stays exactly constant.
 @frozen @usableFromInline
 struct Triangle {
     @usableFromInline var e0: Edge, e1: Edge, e2: Edge
     @usableFromInline var minX: Int32, maxX: Int32, minY: Int32, maxY: Int32
-    @usableFromInline var invArea: Double
     @usableFromInline var lit: Bool
-    /// Attribute at vertex 0, and its differences to vertices 1 and 2.
-    @usableFromInline var c0: SIMD4<Float>, c1: SIMD4<Float>, c2: SIMD4<Float>
-    @usableFromInline var n0: SIMD4<Float>, n1: SIMD4<Float>, n2: SIMD4<Float>
-    /// z0, z1 − z0, z2 − z0.
-    @usableFromInline var z: SIMD3<Float>
-    /// d(attribute)/d(px).
-    @usableFromInline var dcdx: SIMD4<Float>, dndx: SIMD4<Float>, dzdx: Float
+    /// 2D only: the colour is the same at every pixel (`cBase`).
+    @usableFromInline var flat: Bool
+    @usableFromInline var cBase: SIMD4<Float>, cdx: SIMD4<Float>, cdy: SIMD4<Float>
+    @usableFromInline var nBase: SIMD4<Float>, ndx: SIMD4<Float>, ndy: SIMD4<Float>
+    @usableFromInline var zBase: Float, zdx: Float, zdy: Float
 
     /// Sets up a triangle from three screen-space vertices (x, y in pixels, y down; z, invW).
     /// Returns nil when it covers no pixel centre of the `width`×`height` frame.
@@ -88,54 +148,37 @@ struct Triangle {
         e0 = Edge(x1, y1, x2, y2)   // opposite v0 → weight of v0
         e1 = Edge(x2, y2, x0, y0)   // opposite v1
         e2 = Edge(x0, y0, x1, y1)   // opposite v2
-        invArea = 1 / Double(area)
         self.lit = lit
-        // Attributes are kept as a0 + (a1 − a0)·λ1 + (a2 − a0)·λ2, so a constant attribute stays
-        // exactly constant (no drift from λ0 + λ1 + λ2 ≠ 1 in floating point).
-        c0 = c.0; c1 = c.1 - c.0; c2 = c.2 - c.0
-        n0 = n.0; n1 = n.1 - n.0; n2 = n.2 - n.0
-        z = SIMD3(zs.x, zs.y - zs.x, zs.z - zs.x)
-        let w1 = Float(Double(e1.stepX) * invArea), w2 = Float(Double(e2.stepX) * invArea)
-        dcdx = c1 * w1 + c2 * w2
-        dndx = n1 * w1 + n2 * w2
-        dzdx = z.y * w1 + z.z * w2
+        // Barycentric weights λ1, λ2 at the anchor pixel and their steps, exact in Double
+        // (the unbiased edge values are integers below 2^53).
+        let invArea = 1 / Double(area)
+        let v1 = Edge.unbiased(x2, y2, x0, y0, px: cx0, py: cy0)
+        let v2 = Edge.unbiased(x0, y0, x1, y1, px: cx0, py: cy0)
+        let l1 = Float(Double(v1) * invArea), l2 = Float(Double(v2) * invArea)
+        let l1x = Float(Double(e1.stepX) * invArea), l2x = Float(Double(e2.stepX) * invArea)
+        let l1y = Float(Double(e1.stepY) * invArea), l2y = Float(Double(e2.stepY) * invArea)
+        // Attributes as a0 + (a1 − a0)·λ1 + (a2 − a0)·λ2: a constant attribute stays exact.
+        let c1 = c.1 - c.0, c2 = c.2 - c.0
+        cBase = c.0 + c1 * l1 + c2 * l2
+        cdx = c1 * l1x + c2 * l2x
+        cdy = c1 * l1y + c2 * l2y
+        flat = !lit && c1 == .zero && c2 == .zero
+        let n1 = n.1 - n.0, n2 = n.2 - n.0
+        nBase = n.0 + n1 * l1 + n2 * l2
+        ndx = n1 * l1x + n2 * l2x
+        ndy = n1 * l1y + n2 * l2y
+        let z1 = zs.y - zs.x, z2 = zs.z - zs.x
+        zBase = zs.x + z1 * l1 + z2 * l2
+        zdx = z1 * l1x + z2 * l2x
+        zdy = z1 * l1y + z2 * l2y
     }
+}
 
-    /// The covered pixel range of row `py` (inclusive), or nil.
+extension Edge {
+    /// E(px, py) of the edge from a to b without the fill-rule bias.
     @inlinable
-    func span(row py: Int) -> (Int, Int)? {
-        var lo = Int64(minX), hi = Int64(maxX)
-        if !Triangle.clampSpan(e0, py, &lo, &hi) || !Triangle.clampSpan(e1, py, &lo, &hi)
-            || !Triangle.clampSpan(e2, py, &lo, &hi) { return nil }
-        return lo <= hi ? (Int(lo), Int(hi)) : nil
-    }
-
-    /// Narrows [lo, hi] to the pixels of row `py` inside edge `e`; false when none can be.
-    @inline(__always) @inlinable
-    static func clampSpan(_ e: Edge, _ py: Int, _ lo: inout Int64, _ hi: inout Int64) -> Bool {
-        let r = e.row + e.stepY * Int64(py) + e.bias
-        if e.stepX > 0 {
-            lo = max(lo, ceilDiv(-r, e.stepX))
-        } else if e.stepX < 0 {
-            hi = min(hi, floorDiv(r, -e.stepX))
-        } else if r < 0 {
-            return false
-        }
-        return true
-    }
-
-    /// Attribute values at pixel (px, py) from the weights λ1, λ2.
-    @inline(__always) @inlinable
-    func attributes(_ px: Int, _ py: Int) -> (SIMD4<Float>, SIMD4<Float>, Float) {
-        let l1 = Float(Double(e1.value(px, py)) * invArea), l2 = Float(Double(e2.value(px, py)) * invArea)
-        return (c0 + c1 * l1 + c2 * l2, n0 + n1 * l1 + n2 * l2, z.x + z.y * l1 + z.z * l2)
-    }
-
-    /// Barycentric weights (λ0, λ1, λ2) at the centre of pixel (px, py), exact to double precision.
-    @inlinable
-    func weights(_ px: Int, _ py: Int) -> SIMD3<Float> {
-        SIMD3(Float(Double(e0.value(px, py)) * invArea),
-              Float(Double(e1.value(px, py)) * invArea),
-              Float(Double(e2.value(px, py)) * invArea))
+    static func unbiased(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64, px: Int64, py: Int64) -> Int64 {
+        let dx = bx - ax, dy = by - ay
+        return dx * (256 * py + 128 - ay) - dy * (256 * px + 128 - ax)
     }
 }

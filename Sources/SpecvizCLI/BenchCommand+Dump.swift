@@ -22,6 +22,7 @@ extension BenchCommand {
         #if DEBUG
         print("warning: this is a debug build; measure with `swift build -c release`")
         #endif
+        Rasterizer.forceBaselineKernel(baselineKernel)
         let rasterizer = Rasterizer(threads: threads)
         var picture = PixelBuffer(width: scene.width, height: scene.height)
         let flat = FlatShader(), lit = LitShader()

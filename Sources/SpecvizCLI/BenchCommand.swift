@@ -42,6 +42,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "With --dump: rasteriser threads (1 = on the calling thread).")
     var threads: Int = 1
 
+    @Flag(help: "With --dump: run the portable baseline span kernels even on an AVX2 CPU.")
+    var baselineKernel = false
+
     func run() throws {
         if let dump { return try benchDump(path: dump) }
         let parts = size.split(separator: "x").compactMap { Int($0) }
