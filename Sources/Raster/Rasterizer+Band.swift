@@ -2,7 +2,8 @@ import CRasterKernels
 import SpecvizCore
 
 extension Rasterizer {
-    /// Renders every op into rows y0..<y1. Only this band's rows are touched.
+    /// Renders every op into rows y0..<y1 of band `band`, walking only the triangles binned
+    /// there (in submission order). Only this band's rows are touched.
     ///
     /// Each triangle is walked row by row (exact integer spans, no division per row). A span
     /// goes to a built-in kernel (`CRasterKernels`: 8 pixels per step, lanes are pixels,
@@ -10,17 +11,21 @@ extension Rasterizer {
     /// 8 pixels wide; otherwise pixel by pixel through the shader's `fragment`. Both give
     /// the same pixels. Flat opaque 2D triangles are plain fills.
     @inlinable
-    func renderBand<S2: Shader2D, S3: Shader3D>(y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
+    func renderBand<S2: Shader2D, S3: Shader3D>(_ band: Int, y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
                                                 depth: UnsafeMutablePointer<Float>, shader2D: S2, shader3D: S3) {
         let w = width
         let kernel2D = shader2D.passesColorThrough && w >= 8
         let light = w >= 8 ? shader3D.lambertLight : nil
+        let first = binStart[band], end = binStart[band + 1]
         triangles.withUnsafeBufferPointer { tris in
+          binItems.withUnsafeBufferPointer { items in
+            var k = first
             for op in ops {
                 switch op {
                 case .triangles(let range):
-                    for i in range {
-                        let t = tris[i]
+                    while k < end && Int(items[k]) < range.upperBound {
+                        let t = tris[Int(items[k])]
+                        k += 1
                         let ry0 = max(Int(t.minY), y0), ry1 = min(Int(t.maxY), y1 - 1)
                         if ry0 > ry1 { continue }
                         if t.lit {
@@ -42,6 +47,7 @@ extension Rasterizer {
                     drawGlyphs(range, y0: y0, y1: y1, color: color)
                 }
             }
+          }
         }
     }
 

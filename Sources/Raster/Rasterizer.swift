@@ -42,13 +42,17 @@ public final class Rasterizer {
     @usableFromInline var ops: [Op] = []
     @usableFromInline var clipper = Clipper()
     @usableFromInline var glyphIndex: [GlyphKey: Int] = [:]
+    /// Triangle bins per band (see `bin`), reused across frames.
+    @usableFromInline var binStart: [Int] = []
+    @usableFromInline var binFill: [Int] = []
+    @usableFromInline var binItems: [Int32] = []
 
     @usableFromInline enum Op {
         case triangles(Range<Int>)
         case glyphs(Range<Int>)
     }
 
-    /// - Parameter threads: bands rendered in parallel (2 × this many bands per frame).
+    /// - Parameter threads: workers rendering bands in parallel (1 = on the calling thread).
     public init(threads: Int = 2) {
         depth = []
         self.threads = max(1, threads)
@@ -69,21 +73,66 @@ public final class Rasterizer {
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let usesDepth = scene.items.contains { if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false }
         let w = width, h = height
-        let bands = min(threads * 2, h)
+        // Bands a few rows high, so a band's colour and depth stay in the cache from its clear
+        // to its last triangle; each triangle is binned once into the bands it spans.
+        let bandRows = Rasterizer.bandRows(width: w)
+        let bands = (h + bandRows - 1) / bandRows
+        bin(bands: bands, bandRows: bandRows)
         let shader3 = shader3D, shader2 = shader2D
+        let workers = min(threads, bands)
         target.pixels.withUnsafeMutableBufferPointer { px in
             depth.withUnsafeMutableBufferPointer { dp in
                 let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
-                let work = { (band: Int) in
-                    let y0 = band * h / bands, y1 = (band + 1) * h / bands
-                    (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
-                    if usesDepth { (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w) }
-                    self.renderBand(y0: y0, y1: y1, color: pxBase, depth: dpBase, shader2D: shader2, shader3D: shader3)
+                // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
+                // picture is shared; every band's pixels depend only on its triangles.
+                let work = { (worker: Int) in
+                    var band = worker
+                    while band < bands {
+                        let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
+                        (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                        if usesDepth { (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w) }
+                        self.renderBand(band, y0: y0, y1: y1, color: pxBase, depth: dpBase, shader2D: shader2, shader3D: shader3)
+                        band += workers
+                    }
                 }
-                if threads > 1 {
-                    DispatchQueue.concurrentPerform(iterations: bands, execute: work)
+                if workers > 1 {
+                    DispatchQueue.concurrentPerform(iterations: workers, execute: work)
                 } else {
-                    for b in 0..<bands { work(b) }
+                    work(0)
+                }
+            }
+        }
+    }
+
+    /// Rows per band: about 128 KB of colour (plus as much depth), at least 8 rows.
+    @inlinable
+    static func bandRows(width: Int) -> Int { max(8, min(64, 32_768 / max(width, 1))) }
+
+    /// Fills `binStart`/`binItems`: the triangles of band b, in submission order, are
+    /// binItems[binStart[b]..<binStart[b + 1]].
+    @inlinable
+    func bin(bands: Int, bandRows: Int) {
+        binStart.removeAll(keepingCapacity: true)
+        binStart.append(contentsOf: repeatElement(0, count: bands + 1))
+        binFill.removeAll(keepingCapacity: true)
+        triangles.withUnsafeBufferPointer { tris in
+            binStart.withUnsafeMutableBufferPointer { start in
+                for t in tris {
+                    for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) { start[b + 1] += 1 }
+                }
+                for b in 0..<bands { start[b + 1] += start[b] }
+            }
+            binFill.append(contentsOf: binStart[0..<bands])
+            let total = binStart[bands]
+            if binItems.count < total { binItems.append(contentsOf: repeatElement(0, count: total - binItems.count)) }
+            binItems.withUnsafeMutableBufferPointer { items in
+                binFill.withUnsafeMutableBufferPointer { fill in
+                    for (i, t) in tris.enumerated() {
+                        for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) {
+                            items[fill[b]] = Int32(i)
+                            fill[b] += 1
+                        }
+                    }
                 }
             }
         }
