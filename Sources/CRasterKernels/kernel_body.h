@@ -1,78 +1,172 @@
-// One copy of the span kernels; included by raster_kernels.c once per target with
+// One copy of the triangle kernels; included by raster_kernels.c once per target with
 // KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
 
-static KATTR inline __attribute__((always_inline)) f8 KNAME(sel)(i8 m, f8 a, f8 b) { return (f8)(((i8)a & m) | ((i8)b & ~m)); }
+#define KINLINE static KATTR inline __attribute__((always_inline))
 
-static KATTR inline __attribute__((always_inline)) f8 KNAME(clamp01)(f8 v) {
+KINLINE f8 KNAME(sel)(i8 m, f8 a, f8 b) { return (f8)(((i8)a & m) | ((i8)b & ~m)); }
+
+KINLINE f8 KNAME(clamp01)(f8 v) {
     v = KNAME(sel)(v >= 0, v, (f8)0);   // NaN → 0
     return KNAME(sel)(v > 1, (f8)1, v);
 }
 
 /// ⌊v⌋ for 0 ≤ v < 2^31 (truncation).
-static KATTR inline __attribute__((always_inline)) i8 KNAME(trunc8)(f8 v) { return __builtin_convertvector(v, i8); }
+KINLINE i8 KNAME(trunc8)(f8 v) { return __builtin_convertvector(v, i8); }
 
-static KATTR inline __attribute__((always_inline)) f8 KNAME(load_f)(const float *p) { f8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
-static KATTR inline __attribute__((always_inline)) i8 KNAME(load_i)(const uint32_t *p) { i8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
-static KATTR inline __attribute__((always_inline)) void KNAME(store_f)(float *p, f8 v) { __builtin_memcpy(p, &v, sizeof v); }
-static KATTR inline __attribute__((always_inline)) void KNAME(store_i)(uint32_t *p, i8 v) { __builtin_memcpy(p, &v, sizeof v); }
+KINLINE f8 KNAME(load_f)(const float *p) { f8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+KINLINE i8 KNAME(load_i)(const uint32_t *p) { i8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+KINLINE void KNAME(store_f)(float *p, f8 v) { __builtin_memcpy(p, &v, sizeof v); }
+KINLINE void KNAME(store_i)(uint32_t *p, i8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
-/// Block start for x (kept inside the row) and its coverage mask of xs…xe.
-static KATTR inline __attribute__((always_inline)) int KNAME(block)(int x, int xe, int width, i8 *mask) {
+/// Block start for x (kept inside the row) and its coverage mask of x…xe.
+KINLINE int KNAME(block)(int x, int xe, int width, i8 *mask) {
     int cx = x < width - 8 ? x : width - 8;
     const i8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
     *mask = (lane >= (x - cx)) & (lane <= (xe - cx));
     return cx;
 }
 
-static KATTR void KNAME(blend_span)(uint32_t *row, int xs, int xe, int width, int ox,
-                                    spv_float4 base, spv_float4 dx) {
-    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-    for (int x = xs; x <= xe;) {
-        i8 mask;
-        int cx = KNAME(block)(x, xe, width, &mask);
-        f8 xo = (f8)(float)(cx - ox) + iota;
-        f8 a = KNAME(clamp01)(base[3] + dx[3] * xo);
-        f8 a255 = 255 * a, ia = 1 - a;
-        i8 d = KNAME(load_i)(row + cx);
-        f8 dr = __builtin_convertvector(d & 0xFF, f8);
-        f8 dg = __builtin_convertvector((d >> 8) & 0xFF, f8);
-        f8 db = __builtin_convertvector((d >> 16) & 0xFF, f8);
-        i8 r = KNAME(trunc8)(KNAME(clamp01)(base[0] + dx[0] * xo) * a255 + dr * ia + 0.5f);
-        i8 g = KNAME(trunc8)(KNAME(clamp01)(base[1] + dx[1] * xo) * a255 + dg * ia + 0.5f);
-        i8 b = KNAME(trunc8)(KNAME(clamp01)(base[2] + dx[2] * xo) * a255 + db * ia + 0.5f);
-        i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-        KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
-        x = cx + 8;
+/// The row walk of Triangle.swift (`EdgeWalk`): per edge, F = ⌊(row + stepY·py) / s⌋ and its
+/// remainder, stepped exactly from row to row.
+typedef struct { int64_t q, m; } KNAME(walk);
+
+KINLINE KNAME(walk) KNAME(walk_start)(const spv_edge *e, int py) {
+    KNAME(walk) w;
+    int64_t r = e->row + e->stepY * (int64_t)py;
+    if (e->s > 0) {
+        int64_t q = r / e->s;
+        if (r % e->s != 0 && r < 0) q -= 1;
+        w.q = q;
+        w.m = r - q * e->s;
+    } else {
+        w.q = r;
+        w.m = 0;
+    }
+    return w;
+}
+
+/// Narrows [lo, hi] to edge e on the current row; 0 when the row is outside it.
+KINLINE int KNAME(walk_clamp)(const spv_edge *e, const KNAME(walk) *w, int64_t *lo, int64_t *hi) {
+    if (e->stepX > 0) {
+        if (-w->q > *lo) *lo = -w->q;
+    } else if (e->stepX < 0) {
+        if (w->q < *hi) *hi = w->q;
+    } else if (w->q < 0) {
+        return 0;
+    }
+    return 1;
+}
+
+KINLINE void KNAME(walk_step)(const spv_edge *e, KNAME(walk) *w) {
+    if (e->s > 0) {
+        w->q += e->dq;
+        w->m += e->dm;
+        if (w->m >= e->s) { w->m -= e->s; w->q += 1; }
+    } else {
+        w->q += e->stepY;
     }
 }
 
-static KATTR void KNAME(lit_span)(uint32_t *row, float *drow, int xs, int xe, int width, int ox,
-                                  spv_float4 cb, spv_float4 cdx, spv_float4 nb, spv_float4 ndx,
-                                  float z0, float zdx, spv_float4 light) {
-    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-    for (int x = xs; x <= xe;) {
-        i8 mask;
-        int cx = KNAME(block)(x, xe, width, &mask);
-        f8 xo = (f8)(float)(cx - ox) + iota;
-        f8 z = z0 + zdx * xo;
-        f8 old = KNAME(load_f)(drow + cx);
-        mask &= z < old;
-        if (__builtin_reduce_or(mask) != 0) {
-            f8 inv = 1.0f / (nb[3] + ndx[3] * xo);
-            f8 nx = (nb[0] + ndx[0] * xo) * inv, ny = (nb[1] + ndx[1] * xo) * inv, nz = (nb[2] + ndx[2] * xo) * inv;
-            f8 nn = nx * nx + ny * ny + nz * nz;
-            f8 dot = nx * light[0] + ny * light[1] + nz * light[2];
-            f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
-            ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
-            f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
-            i8 r = KNAME(trunc8)(KNAME(clamp01)(((cb[0] + cdx[0] * xo) * inv) * br) * 255 + 0.5f);
-            i8 g = KNAME(trunc8)(KNAME(clamp01)(((cb[1] + cdx[1] * xo) * inv) * br) * 255 + 0.5f);
-            i8 b = KNAME(trunc8)(KNAME(clamp01)(((cb[2] + cdx[2] * xo) * inv) * br) * 255 + 0.5f);
-            i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-            i8 d = KNAME(load_i)(row + cx);
-            KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
-            KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
-        }
-        x = cx + 8;
-    }
+/// for (py = ry0 … ry1) with xs, xe the covered pixels of the row (rows without any skipped).
+#define KROWS(t, ry0, ry1, ...)                                                                    \
+    do {                                                                                          \
+        KNAME(walk) w0_ = KNAME(walk_start)(&(t)->e[0], ry0);                                     \
+        KNAME(walk) w1_ = KNAME(walk_start)(&(t)->e[1], ry0);                                     \
+        KNAME(walk) w2_ = KNAME(walk_start)(&(t)->e[2], ry0);                                     \
+        for (int py = ry0; py <= ry1; py++) {                                                     \
+            int64_t lo_ = (t)->minX, hi_ = (t)->maxX;                                             \
+            if (KNAME(walk_clamp)(&(t)->e[0], &w0_, &lo_, &hi_) &&                                \
+                KNAME(walk_clamp)(&(t)->e[1], &w1_, &lo_, &hi_) &&                                \
+                KNAME(walk_clamp)(&(t)->e[2], &w2_, &lo_, &hi_) && lo_ <= hi_) {                  \
+                int xs = (int)lo_, xe = (int)hi_;                                                 \
+                __VA_ARGS__                                                                       \
+            }                                                                                     \
+            KNAME(walk_step)(&(t)->e[0], &w0_);                                                   \
+            KNAME(walk_step)(&(t)->e[1], &w1_);                                                   \
+            KNAME(walk_step)(&(t)->e[2], &w2_);                                                   \
+        }                                                                                         \
+    } while (0)
+
+static KATTR void KNAME(fill_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                                       uint32_t pixel) {
+    KROWS(t, ry0, ry1, {
+        uint32_t *p = color + (int64_t)py * width;
+        for (int x = xs; x <= xe; x++) p[x] = pixel;
+    });
 }
+
+static KATTR void KNAME(blend_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                                        spv_float4 base, spv_float4 dy, spv_float4 dx) {
+    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    const f8 dr = dx.x, dg = dx.y, db = dx.z, da = dx.w;
+    const int ox = t->minX, oy = t->minY;
+    KROWS(t, ry0, ry1, {
+        uint32_t *row = color + (int64_t)py * width;
+        spv_float4 c = base + dy * (float)(py - oy);
+        const f8 cr = c.x, cg = c.y, cb = c.z, ca = c.w;
+        for (int x = xs; x <= xe;) {
+            i8 mask;
+            int cx = KNAME(block)(x, xe, width, &mask);
+            f8 xo = (f8)(float)(cx - ox) + iota;
+            f8 a = KNAME(clamp01)(ca + da * xo);
+            f8 a255 = 255 * a, ia = 1 - a;
+            i8 d = KNAME(load_i)(row + cx);
+            f8 fr = __builtin_convertvector(d & 0xFF, f8);
+            f8 fg = __builtin_convertvector((d >> 8) & 0xFF, f8);
+            f8 fb = __builtin_convertvector((d >> 16) & 0xFF, f8);
+            i8 r = KNAME(trunc8)(KNAME(clamp01)(cr + dr * xo) * a255 + fr * ia + 0.5f);
+            i8 g = KNAME(trunc8)(KNAME(clamp01)(cg + dg * xo) * a255 + fg * ia + 0.5f);
+            i8 b = KNAME(trunc8)(KNAME(clamp01)(cb + db * xo) * a255 + fb * ia + 0.5f);
+            i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
+            KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+            x = cx + 8;
+        }
+    });
+}
+
+static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth,
+                                      int width, spv_float4 light) {
+    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    const f8 dcr = t->cdx.x, dcg = t->cdx.y, dcb = t->cdx.z;
+    const f8 dnx = t->ndx.x, dny = t->ndx.y, dnz = t->ndx.z, dnw = t->ndx.w;
+    const f8 dz = t->zdx;
+    const f8 lx = light.x, ly = light.y, lz = light.z;
+    const int ox = t->minX, oy = t->minY;
+    KROWS(t, ry0, ry1, {
+        uint32_t *row = color + (int64_t)py * width;
+        float *drow = depth + (int64_t)py * width;
+        float fy = (float)(py - oy);
+        float z0 = t->zBase + t->zdy * fy;
+        spv_float4 c = t->cBase + t->cdy * fy, n = t->nBase + t->ndy * fy;
+        for (int x = xs; x <= xe;) {
+            i8 mask;
+            int cx = KNAME(block)(x, xe, width, &mask);
+            f8 xo = (f8)(float)(cx - ox) + iota;
+            f8 z = z0 + dz * xo;
+            f8 old = KNAME(load_f)(drow + cx);
+            mask &= z < old;
+            if (__builtin_reduce_or(mask) != 0) {
+                f8 inv = 1.0f / (n.w + dnw * xo);
+                // The normal is used as normal/w: 1/w > 0 (after near clipping) and the shading
+                // normalises it, so the divide by 1/w is left out.
+                f8 nx = n.x + dnx * xo, ny = n.y + dny * xo, nz = n.z + dnz * xo;
+                f8 nn = nx * nx + ny * ny + nz * nz;
+                f8 dot = nx * lx + ny * ly + nz * lz;
+                f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
+                ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
+                f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
+                i8 r = KNAME(trunc8)(KNAME(clamp01)(((c.x + dcr * xo) * inv) * br) * 255 + 0.5f);
+                i8 g = KNAME(trunc8)(KNAME(clamp01)(((c.y + dcg * xo) * inv) * br) * 255 + 0.5f);
+                i8 b = KNAME(trunc8)(KNAME(clamp01)(((c.z + dcb * xo) * inv) * br) * 255 + 0.5f);
+                i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
+                i8 d = KNAME(load_i)(row + cx);
+                KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+                KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
+            }
+            x = cx + 8;
+        }
+    });
+}
+
+#undef KROWS
+#undef KINLINE

@@ -1,4 +1,4 @@
-// raster_kernels.c -- the span kernels twice (baseline and AVX2) and the CPUID dispatch.
+// raster_kernels.c -- the triangle kernels twice (baseline and AVX2) and the CPUID dispatch.
 #include "spv_raster_kernels.h"
 
 // Same pixels from every kernel: no fused multiply-add, operations exactly as written.
@@ -46,21 +46,26 @@ int spv_raster_kernel(void) {
     return chosen;
 }
 
-void spv_blend_span(uint32_t *row, int xs, int xe, int width, int ox, spv_float4 base, spv_float4 dx) {
 #if defined(__x86_64__)
-    if (spv_raster_kernel() == 1) { blend_span_avx2(row, xs, xe, width, ox, base, dx); return; }
+#define DISPATCH(name, args)                                \
+    do {                                                    \
+        if (spv_raster_kernel() == 1) { name##_avx2 args; } \
+        else { name##_base args; }                          \
+    } while (0)
+#else
+#define DISPATCH(name, args) name##_base args
 #endif
-    blend_span_base(row, xs, xe, width, ox, base, dx);
+
+void spv_blend_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                        spv_float4 base, spv_float4 dy, spv_float4 dx) {
+    DISPATCH(blend_triangle, (t, ry0, ry1, color, width, base, dy, dx));
 }
 
-void spv_lit_span(uint32_t *row, float *drow, int xs, int xe, int width, int ox,
-                  spv_float4 cbase, spv_float4 cdx, spv_float4 nbase, spv_float4 ndx,
-                  float z0, float zdx, spv_float4 light) {
-#if defined(__x86_64__)
-    if (spv_raster_kernel() == 1) {
-        lit_span_avx2(row, drow, xs, xe, width, ox, cbase, cdx, nbase, ndx, z0, zdx, light);
-        return;
-    }
-#endif
-    lit_span_base(row, drow, xs, xe, width, ox, cbase, cdx, nbase, ndx, z0, zdx, light);
+void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width, uint32_t pixel) {
+    DISPATCH(fill_triangle, (t, ry0, ry1, color, width, pixel));
+}
+
+void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
+                      spv_float4 light) {
+    DISPATCH(lit_triangle, (t, ry0, ry1, color, depth, width, light));
 }

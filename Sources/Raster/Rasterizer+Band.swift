@@ -17,6 +17,7 @@ extension Rasterizer {
         let kernel2D = shader2D.passesColorThrough && w >= 8
         let light = w >= 8 ? shader3D.lambertLight : nil
         let first = binStart[band], end = binStart[band + 1]
+        precondition(MemoryLayout<Triangle>.size == MemoryLayout<spv_triangle>.size)
         triangles.withUnsafeBufferPointer { tris in
           binItems.withUnsafeBufferPointer { items in
             var k = first
@@ -24,23 +25,27 @@ extension Rasterizer {
                 switch op {
                 case .triangles(let range):
                     while k < end && Int(items[k]) < range.upperBound {
-                        let t = tris[Int(items[k])]
+                        let tp = tris.baseAddress! + Int(items[k])
                         k += 1
-                        let ry0 = max(Int(t.minY), y0), ry1 = min(Int(t.maxY), y1 - 1)
+                        let ry0 = max(Int(tp.pointee.raw.minY), y0), ry1 = min(Int(tp.pointee.raw.maxY), y1 - 1)
                         if ry0 > ry1 { continue }
-                        if t.lit {
+                        // The kernels read the triangle where it is (no copy).
+                        let raw = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
+                        if tp.pointee.raw.lit != 0 {
                             if let l = light {
-                                Rasterizer.lit3DKernel(t, ry0: ry0, ry1: ry1, width: w, color: color, depth: depth,
-                                                       light: SIMD4(l.x, l.y, l.z, 0))
+                                spv_lit_triangle(raw, Int32(ry0), Int32(ry1), color, depth, Int32(w), SIMD4(l.x, l.y, l.z, 0))
                             } else {
-                                Rasterizer.triangle3D(t, ry0: ry0, ry1: ry1, width: w, color: color, depth: depth, shader: shader3D)
+                                Rasterizer.triangle3D(tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, depth: depth,
+                                                      shader: shader3D)
                             }
-                        } else if t.flat {
-                            Rasterizer.flat2D(t, ry0: ry0, ry1: ry1, width: w, color: color, kernel: kernel2D, shader: shader2D)
+                        } else if tp.pointee.raw.flat != 0 {
+                            Rasterizer.flat2D(tp.pointee, raw, ry0: ry0, ry1: ry1, width: w, color: color, kernel: kernel2D,
+                                              shader: shader2D)
                         } else if kernel2D {
-                            Rasterizer.blend2DKernel(t, ry0: ry0, ry1: ry1, width: w, color: color, base: t.cBase, dy: t.cdy, dx: t.cdx)
+                            let t = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
+                            spv_blend_triangle(t, Int32(ry0), Int32(ry1), color, Int32(w), t.pointee.cBase, t.pointee.cdy, t.pointee.cdx)
                         } else {
-                            Rasterizer.triangle2D(t, ry0: ry0, ry1: ry1, width: w, color: color, shader: shader2D)
+                            Rasterizer.triangle2D(tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, shader: shader2D)
                         }
                     }
                 case .glyphs(let range):
@@ -67,45 +72,27 @@ extension Rasterizer {
 
     /// A flat 2D triangle: opaque fills, or one constant colour blended.
     @inlinable
-    static func flat2D<S: Shader2D>(_ t: Triangle, ry0: Int, ry1: Int, width: Int,
+    static func flat2D<S: Shader2D>(_ t: Triangle, _ raw: UnsafePointer<spv_triangle>, ry0: Int, ry1: Int, width: Int,
                                     color: UnsafeMutablePointer<UInt32>, kernel: Bool, shader: S) {
         let f = shader.fragment(color: t.cBase)
         if f.w >= 1 {
             let p = pack(f)
-            walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
-                (color + py * width + xs).update(repeating: p, count: xe - xs + 1)
+            if width >= 8 {
+                spv_fill_triangle(raw, Int32(ry0), Int32(ry1), color, Int32(width), p)
+            } else {
+                walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
+                    (color + py * width + xs).update(repeating: p, count: xe - xs + 1)
+                }
             }
         } else if f.w > 0 {
             if kernel {
-                blend2DKernel(t, ry0: ry0, ry1: ry1, width: width, color: color, base: f, dy: .zero, dx: .zero)
+                spv_blend_triangle(raw, Int32(ry0), Int32(ry1), color, Int32(width), f, .zero, .zero)
             } else {
                 walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
                     let row = color + py * width
                     for x in xs...xe { row[x] = blend(f, over: row[x]) }
                 }
             }
-        }
-    }
-
-    /// 2D spans through the built-in blend kernel: colour (base + dy·(py − oy)) + dx·(px − ox).
-    @inlinable
-    static func blend2DKernel(_ t: Triangle, ry0: Int, ry1: Int, width: Int, color: UnsafeMutablePointer<UInt32>,
-                              base: SIMD4<Float>, dy: SIMD4<Float>, dx: SIMD4<Float>) {
-        let ox = Int32(t.minX), oy = Int(t.minY), w = Int32(width)
-        walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
-            spv_blend_span(color + py * width, Int32(xs), Int32(xe), w, ox, base + dy * Float(py - oy), dx)
-        }
-    }
-
-    /// Lit 3D spans through the built-in Lambert kernel.
-    @inlinable
-    static func lit3DKernel(_ t: Triangle, ry0: Int, ry1: Int, width: Int, color: UnsafeMutablePointer<UInt32>,
-                            depth: UnsafeMutablePointer<Float>, light: SIMD4<Float>) {
-        let ox = Int32(t.minX), oy = Int(t.minY), w = Int32(width)
-        walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
-            let fy = Float(py - oy)
-            spv_lit_span(color + py * width, depth + py * width, Int32(xs), Int32(xe), w, ox,
-                         t.cBase + t.cdy * fy, t.cdx, t.nBase + t.ndy * fy, t.ndx, t.zBase + t.zdy * fy, t.zdx, light)
         }
     }
 
@@ -141,7 +128,8 @@ extension Rasterizer {
                 if z < drow[x] {
                     let nw = n0 + t.ndx * xo
                     let inv = 1 / nw.w
-                    let f = shader.fragment(normal: SIMD3(nw.x * inv, nw.y * inv, nw.z * inv), color: (c0 + t.cdx * xo) * inv)
+                    // normal/w has the direction of the perspective-correct normal (1/w > 0).
+                    let f = shader.fragment(normal: SIMD3(nw.x, nw.y, nw.z), color: (c0 + t.cdx * xo) * inv)
                     row[x] = pack(f)
                     drow[x] = z
                 }

@@ -17,7 +17,8 @@ extension Shader2D {
 }
 
 /// The programmable stages of the lit 3D pipeline: vertex transform by the draw's MVP,
-/// and a fragment function of the interpolated normal and colour. Depth test LESS, no blend.
+/// and a fragment function of the interpolated normal (perspective-correct direction, not
+/// normalised) and colour. Depth test LESS, no blend.
 public protocol Shader3D {
     func vertex(_ v: Vertex3D, mvp: Mat4) -> ShadedVertex
     func fragment(normal: SIMD3<Float>, color: SIMD4<Float>) -> SIMD4<Float>

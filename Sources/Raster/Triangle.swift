@@ -1,3 +1,4 @@
+import CRasterKernels
 import SpecvizCore
 
 /// Subpixel precision of snapped vertex positions: 1/256 pixel (SPEC §10).
@@ -13,17 +14,9 @@ public let subpixelBits = 8
 /// F(py) = ⌊(row + stepY·py) / s⌋ with s = |stepX| (lower bound −F when stepX > 0, upper
 /// bound F when stepX < 0), and F steps from row to row by the exact quotient/remainder
 /// `dq`, `dm` of stepY / s (a Bresenham walk, one division per edge when a walk starts).
-@frozen @usableFromInline
-struct Edge {
-    @usableFromInline var row: Int64
-    @usableFromInline var stepX: Int64
-    @usableFromInline var stepY: Int64
-    /// |stepX|.
-    @usableFromInline var s: Int64
-    /// stepY = dq·s + dm with 0 ≤ dm < s (when s > 0).
-    @usableFromInline var dq: Int64
-    @usableFromInline var dm: Int64
+@usableFromInline typealias Edge = spv_edge
 
+extension spv_edge {
     /// Edge from a to b (fixed-point screen coordinates, y down), for a triangle whose
     /// vertices are ordered so that its interior is on the positive side.
     @inlinable
@@ -31,16 +24,11 @@ struct Edge {
         let dx = bx - ax, dy = by - ay
         // E(P) = dx·(Py − ay) − dy·(Px − ax) with P = (256·px + 128, 256·py + 128).
         let topLeft = dy < 0 || (dy == 0 && dx > 0)
-        row = dx * (128 - ay) + dy * (ax - 128) + (topLeft ? 0 : -1)
-        stepX = -256 * dy
-        stepY = 256 * dx
-        s = abs(stepX)
-        if s > 0 {
-            dq = floorDiv(stepY, s)
-            dm = stepY - dq * s
-        } else {
-            dq = 0; dm = 0
-        }
+        let row = dx * (128 - ay) + dy * (ax - 128) + (topLeft ? 0 : -1)
+        let stepX = -256 * dy, stepY = 256 * dx
+        let s = abs(stepX)
+        let dq = s > 0 ? floorDiv(stepY, s) : 0
+        self.init(row: row, stepX: stepX, stepY: stepY, s: s, dq: dq, dm: stepY - dq * s)
     }
 }
 
@@ -108,14 +96,29 @@ struct EdgeWalk {
 /// functions; a constant attribute stays exactly constant.
 @frozen @usableFromInline
 struct Triangle {
-    @usableFromInline var e0: Edge, e1: Edge, e2: Edge
-    @usableFromInline var minX: Int32, maxX: Int32, minY: Int32, maxY: Int32
-    @usableFromInline var lit: Bool
+    /// The C layout the span kernels read (`spv_triangle`); the only stored property, so a
+    /// pointer to a Triangle is a pointer to it.
+    @usableFromInline var raw: spv_triangle
+
+    @inlinable var e0: Edge { raw.e.0 }
+    @inlinable var e1: Edge { raw.e.1 }
+    @inlinable var e2: Edge { raw.e.2 }
+    @inlinable var minX: Int32 { raw.minX }
+    @inlinable var maxX: Int32 { raw.maxX }
+    @inlinable var minY: Int32 { raw.minY }
+    @inlinable var maxY: Int32 { raw.maxY }
+    @inlinable var lit: Bool { raw.lit != 0 }
     /// 2D only: the colour is the same at every pixel (`cBase`).
-    @usableFromInline var flat: Bool
-    @usableFromInline var cBase: SIMD4<Float>, cdx: SIMD4<Float>, cdy: SIMD4<Float>
-    @usableFromInline var nBase: SIMD4<Float>, ndx: SIMD4<Float>, ndy: SIMD4<Float>
-    @usableFromInline var zBase: Float, zdx: Float, zdy: Float
+    @inlinable var flat: Bool { raw.flat != 0 }
+    @inlinable var cBase: SIMD4<Float> { raw.cBase }
+    @inlinable var cdx: SIMD4<Float> { raw.cdx }
+    @inlinable var cdy: SIMD4<Float> { raw.cdy }
+    @inlinable var nBase: SIMD4<Float> { raw.nBase }
+    @inlinable var ndx: SIMD4<Float> { raw.ndx }
+    @inlinable var ndy: SIMD4<Float> { raw.ndy }
+    @inlinable var zBase: Float { raw.zBase }
+    @inlinable var zdx: Float { raw.zdx }
+    @inlinable var zdy: Float { raw.zdy }
 
     /// Sets up a triangle from three screen-space vertices (x, y in pixels, y down; z, invW).
     /// Returns nil when it covers no pixel centre of the `width`×`height` frame.
@@ -144,11 +147,9 @@ struct Triangle {
         let cx0 = max(bx0, 0), cx1 = min(bx1, Int64(width - 1))
         let cy0 = max(by0, 0), cy1 = min(by1, Int64(height - 1))
         if cx0 > cx1 || cy0 > cy1 { return nil }
-        minX = Int32(cx0); maxX = Int32(cx1); minY = Int32(cy0); maxY = Int32(cy1)
-        e0 = Edge(x1, y1, x2, y2)   // opposite v0 → weight of v0
-        e1 = Edge(x2, y2, x0, y0)   // opposite v1
-        e2 = Edge(x0, y0, x1, y1)   // opposite v2
-        self.lit = lit
+        let e0 = Edge(x1, y1, x2, y2)   // opposite v0 → weight of v0
+        let e1 = Edge(x2, y2, x0, y0)   // opposite v1
+        let e2 = Edge(x0, y0, x1, y1)   // opposite v2
         // Barycentric weights λ1, λ2 at the anchor pixel and their steps, exact in Double
         // (the unbiased edge values are integers below 2^53).
         let invArea = 1 / Double(area)
@@ -159,18 +160,15 @@ struct Triangle {
         let l1y = Float(Double(e1.stepY) * invArea), l2y = Float(Double(e2.stepY) * invArea)
         // Attributes as a0 + (a1 − a0)·λ1 + (a2 − a0)·λ2: a constant attribute stays exact.
         let c1 = c.1 - c.0, c2 = c.2 - c.0
-        cBase = c.0 + c1 * l1 + c2 * l2
-        cdx = c1 * l1x + c2 * l2x
-        cdy = c1 * l1y + c2 * l2y
-        flat = !lit && c1 == .zero && c2 == .zero
         let n1 = n.1 - n.0, n2 = n.2 - n.0
-        nBase = n.0 + n1 * l1 + n2 * l2
-        ndx = n1 * l1x + n2 * l2x
-        ndy = n1 * l1y + n2 * l2y
         let z1 = zs.y - zs.x, z2 = zs.z - zs.x
-        zBase = zs.x + z1 * l1 + z2 * l2
-        zdx = z1 * l1x + z2 * l2x
-        zdy = z1 * l1y + z2 * l2y
+        raw = spv_triangle(
+            cBase: c.0 + c1 * l1 + c2 * l2, cdx: c1 * l1x + c2 * l2x, cdy: c1 * l1y + c2 * l2y,
+            nBase: n.0 + n1 * l1 + n2 * l2, ndx: n1 * l1x + n2 * l2x, ndy: n1 * l1y + n2 * l2y,
+            e: (e0, e1, e2),
+            zBase: zs.x + z1 * l1 + z2 * l2, zdx: z1 * l1x + z2 * l2x, zdy: z1 * l1y + z2 * l2y,
+            minX: Int32(cx0), maxX: Int32(cx1), minY: Int32(cy0), maxY: Int32(cy1),
+            lit: lit ? 1 : 0, flat: !lit && c1 == .zero && c2 == .zero ? 1 : 0)
     }
 }
 

@@ -10,17 +10,40 @@
 /// Imported into Swift as SIMD4<Float>.
 typedef float spv_float4 __attribute__((ext_vector_type(4)));
 
-/// 2D span: colour plane c(px) = base + dx·(px − ox) (straight RGBA), clamped to 0…1 and
-/// blended src-alpha / one-minus-src-alpha over the opaque pixels row[xs…xe].
-/// Requires width ≥ 8; pixels of the row outside xs…xe are read and written back unchanged.
-void spv_blend_span(uint32_t *row, int xs, int xe, int width, int ox, spv_float4 base, spv_float4 dx);
+/// One edge function E(px, py) = row + stepX·px + stepY·py at pixel centres (fixed point,
+/// fill-rule bias folded into row; inside when E ≥ 0), with s = |stepX| and the exact
+/// quotient/remainder stepY = dq·s + dm (0 ≤ dm < s) for the division-free row walk.
+typedef struct {
+    int64_t row, stepX, stepY, s, dq, dm;
+} spv_edge;
 
-/// Lit 3D span: depth z(px) = z0 + zdx·(px − ox) tested LESS against drow; colour/w, normal/w
-/// and 1/w planes (base, d/dpx) as in the 2D span; Lambert with ambient 0.5 towards `light`
-/// (normalised); opaque, no blending. Requires width ≥ 8.
-void spv_lit_span(uint32_t *row, float *drow, int xs, int xe, int width, int ox,
-                  spv_float4 cbase, spv_float4 cdx, spv_float4 nbase, spv_float4 ndx,
-                  float z0, float zdx, spv_float4 light);
+/// A set-up triangle (see Raster/Triangle.swift): edges, pixel bounding box, and per
+/// attribute a Float plane anchored at (minX, minY): a = (base + dy·(py − minY)) + dx·(px − minX).
+typedef struct {
+    spv_float4 cBase, cdx, cdy;   // colour (3D: colour/w)
+    spv_float4 nBase, ndx, ndy;   // 3D: normal/w, w = 1/w
+    spv_edge e[3];
+    float zBase, zdx, zdy;        // 3D: z/w
+    int32_t minX, maxX, minY, maxY;
+    uint8_t lit;                  // 3D lit pipeline
+    uint8_t flat;                 // 2D: the colour is cBase everywhere
+} spv_triangle;
+
+/// Rows ry0…ry1 of a 2D triangle: colour plane (base + dy·(py − minY)) + dx·(px − minX)
+/// (the triangle's own planes, or a constant colour with dx = dy = 0), clamped to 0…1 and
+/// blended src-alpha / one-minus-src-alpha over the opaque pixels. `color` is the frame
+/// (row 0), `width` ≥ 8 pixels; pixels outside the triangle are read and written back unchanged.
+void spv_blend_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                        spv_float4 base, spv_float4 dy, spv_float4 dx);
+
+/// Rows ry0…ry1 of a 2D triangle filled with one opaque pixel value.
+void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width, uint32_t pixel);
+
+/// Rows ry0…ry1 of a lit 3D triangle: depth tested LESS against `depth` (and written),
+/// perspective-correct colour and normal, Lambert with ambient 0.5 towards `light`
+/// (normalised), opaque, no blending. `width` ≥ 8.
+void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
+                      spv_float4 light);
 
 /// The kernel in use: 1 = AVX2, 0 = baseline.
 int spv_raster_kernel(void);
