@@ -124,8 +124,56 @@ static KATTR void KNAME(blend_triangle)(const spv_triangle *t, int ry0, int ry1,
     });
 }
 
+/// Largest depth in tile (tx, ty), recomputed if dirty.
+KINLINE float KNAME(tile_max)(spv_hiz *hiz, int tx, int ty, const float *depth, int width) {
+    int i = ty * hiz->tilesX + tx;
+    if (!hiz->dirty[i]) return hiz->maxDepth[i];
+    int y0 = ty * 8, y1 = y0 + 8 < hiz->height ? y0 + 8 : hiz->height;
+    int x0 = tx * 8;
+    float m;
+    if (x0 + 8 <= width) {
+        f8 v = KNAME(load_f)(depth + (int64_t)y0 * width + x0);
+        for (int y = y0 + 1; y < y1; y++) {
+            f8 d = KNAME(load_f)(depth + (int64_t)y * width + x0);
+            v = KNAME(sel)(d > v, d, v);
+        }
+        m = v[0];
+        for (int k = 1; k < 8; k++) m = v[k] > m ? v[k] : m;
+    } else {
+        m = depth[(int64_t)y0 * width + x0];
+        for (int y = y0; y < y1; y++)
+            for (int x = x0; x < width; x++) {
+                float d = depth[(int64_t)y * width + x];
+                m = d > m ? d : m;
+            }
+    }
+    hiz->maxDepth[i] = m;
+    hiz->dirty[i] = 0;
+    return m;
+}
+
+/// True when the triangle's rows ry0…ry1 lie behind every depth already in their tiles.
+/// The triangle's least depth is taken at its bounding box corners with the kernel's own
+/// arithmetic, less a margin for rounding (1e-6 of the terms' magnitude, far above the few
+/// ulps the plane evaluation can be off), so the test never hides a pixel that would pass.
+KINLINE int KNAME(hidden)(const spv_triangle *t, int ry0, int ry1, const float *depth, int width, spv_hiz *hiz) {
+    float fy0 = (float)(ry0 - t->minY), fy1 = (float)(ry1 - t->minY), xo1 = (float)(t->maxX - t->minX);
+    float a = t->zBase + t->zdy * fy0, b = t->zBase + t->zdy * fy1;
+    float a1 = a + t->zdx * xo1, b1 = b + t->zdx * xo1;
+    float zmin = a < b ? a : b;
+    zmin = a1 < zmin ? a1 : zmin;
+    zmin = b1 < zmin ? b1 : zmin;
+    float mag = __builtin_fabsf(t->zBase) + __builtin_fabsf(t->zdy * fy1) + __builtin_fabsf(t->zdx * xo1);
+    zmin -= 1e-6f * mag;
+    for (int ty = ry0 >> 3; ty <= ry1 >> 3; ty++)
+        for (int tx = t->minX >> 3; tx <= t->maxX >> 3; tx++)
+            if (!(zmin >= KNAME(tile_max)(hiz, tx, ty, depth, width))) return 0;
+    return 1;
+}
+
 static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth,
-                                      int width, spv_float4 light) {
+                                      int width, spv_float4 light, spv_hiz *hiz) {
+    if (hiz && KNAME(hidden)(t, ry0, ry1, depth, width, hiz)) return;
     const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
     const f8 dcr = t->cdx.x, dcg = t->cdx.y, dcb = t->cdx.z;
     const f8 dnx = t->ndx.x, dny = t->ndx.y, dnz = t->ndx.z, dnw = t->ndx.w;
@@ -162,6 +210,11 @@ static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, u
                 i8 d = KNAME(load_i)(row + cx);
                 KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
                 KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
+                if (hiz) {
+                    uint8_t *dirty = hiz->dirty + (py >> 3) * hiz->tilesX;
+                    dirty[cx >> 3] = 1;
+                    dirty[(cx + 7) >> 3] = 1;
+                }
             }
             x = cx + 8;
         }

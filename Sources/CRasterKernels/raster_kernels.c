@@ -66,6 +66,6 @@ void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color,
 }
 
 void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
-                      spv_float4 light) {
-    DISPATCH(lit_triangle, (t, ry0, ry1, color, depth, width, light));
+                      spv_float4 light, spv_hiz *hiz) {
+    DISPATCH(lit_triangle, (t, ry0, ry1, color, depth, width, light, hiz));
 }

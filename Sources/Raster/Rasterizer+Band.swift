@@ -12,7 +12,8 @@ extension Rasterizer {
     /// the same pixels. Flat opaque 2D triangles are plain fills.
     @inlinable
     func renderBand<S2: Shader2D, S3: Shader3D>(_ band: Int, y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
-                                                depth: UnsafeMutablePointer<Float>, shader2D: S2, shader3D: S3) {
+                                                depth: UnsafeMutablePointer<Float>, hiz: UnsafeMutablePointer<spv_hiz>,
+                                                shader2D: S2, shader3D: S3) {
         let w = width
         let kernel2D = shader2D.passesColorThrough && w >= 8
         let light = w >= 8 ? shader3D.lambertLight : nil
@@ -33,7 +34,7 @@ extension Rasterizer {
                         let raw = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
                         if tp.pointee.raw.lit != 0 {
                             if let l = light {
-                                spv_lit_triangle(raw, Int32(ry0), Int32(ry1), color, depth, Int32(w), SIMD4(l.x, l.y, l.z, 0))
+                                spv_lit_triangle(raw, Int32(ry0), Int32(ry1), color, depth, Int32(w), SIMD4(l.x, l.y, l.z, 0), hiz)
                             } else {
                                 Rasterizer.triangle3D(tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, depth: depth,
                                                       shader: shader3D)

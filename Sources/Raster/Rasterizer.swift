@@ -46,6 +46,9 @@ public final class Rasterizer {
     @usableFromInline var binStart: [Int] = []
     @usableFromInline var binFill: [Int] = []
     @usableFromInline var binItems: [Int32] = []
+    /// Coarse depth per 8×8 tile (`spv_hiz`), reused across frames.
+    @usableFromInline var hizMax: [Float] = []
+    @usableFromInline var hizDirty: [UInt8] = []
 
     @usableFromInline enum Op {
         case triangles(Range<Int>)
@@ -69,6 +72,11 @@ public final class Rasterizer {
         width = scene.width
         height = scene.height
         if depth.count != width * height { depth = [Float](repeating: 1, count: width * height) }
+        let tilesX = (width + 7) / 8, tiles = tilesX * ((height + 7) / 8)
+        if hizMax.count != tiles {
+            hizMax = [Float](repeating: 1, count: tiles)
+            hizDirty = [UInt8](repeating: 0, count: tiles)
+        }
         try prepare(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let usesDepth = scene.items.contains { if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false }
@@ -81,8 +89,11 @@ public final class Rasterizer {
         let shader3 = shader3D, shader2 = shader2D
         let workers = min(threads, bands)
         target.pixels.withUnsafeMutableBufferPointer { px in
-            depth.withUnsafeMutableBufferPointer { dp in
+          depth.withUnsafeMutableBufferPointer { dp in
+            hizMax.withUnsafeMutableBufferPointer { hm in
+              hizDirty.withUnsafeMutableBufferPointer { hd in
                 let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
+                var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
                 // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
                 // picture is shared; every band's pixels depend only on its triangles.
                 let work = { (worker: Int) in
@@ -90,8 +101,16 @@ public final class Rasterizer {
                     while band < bands {
                         let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
                         (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
-                        if usesDepth { (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w) }
-                        self.renderBand(band, y0: y0, y1: y1, color: pxBase, depth: dpBase, shader2D: shader2, shader3D: shader3)
+                        if usesDepth {
+                            (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w)
+                            let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
+                            (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
+                            (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)
+                        }
+                        withUnsafeMutablePointer(to: &hiz) { hz in
+                            self.renderBand(band, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
+                                            shader2D: shader2, shader3D: shader3)
+                        }
                         band += workers
                     }
                 }
@@ -100,13 +119,16 @@ public final class Rasterizer {
                 } else {
                     work(0)
                 }
+              }
             }
+          }
         }
     }
 
-    /// Rows per band: about 128 KB of colour (plus as much depth), at least 8 rows.
+    /// Rows per band: about 128 KB of colour (plus as much depth), a multiple of 8 (the
+    /// coarse depth tiles never straddle two bands).
     @inlinable
-    static func bandRows(width: Int) -> Int { max(8, min(64, 32_768 / max(width, 1))) }
+    static func bandRows(width: Int) -> Int { max(8, min(64, 32_768 / max(width, 1))) / 8 * 8 }
 
     /// Fills `binStart`/`binItems`: the triangles of band b, in submission order, are
     /// binItems[binStart[b]..<binStart[b + 1]].

@@ -39,11 +39,24 @@ void spv_blend_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color
 /// Rows ry0…ry1 of a 2D triangle filled with one opaque pixel value.
 void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width, uint32_t pixel);
 
+/// A coarse depth buffer: per 8×8 tile of the depth buffer, the largest depth in it (valid
+/// when `dirty` is 0; recomputed on demand). Lets a triangle that lies behind everything
+/// already drawn over its bounding box be skipped without walking it: exact (a skipped
+/// triangle would not have passed LESS at any pixel), so pixels do not change.
+typedef struct {
+    float *maxDepth;
+    uint8_t *dirty;
+    int tilesX;   // ⌈width / 8⌉
+    int height;   // frame rows
+} spv_hiz;
+
 /// Rows ry0…ry1 of a lit 3D triangle: depth tested LESS against `depth` (and written),
 /// perspective-correct colour and normal, Lambert with ambient 0.5 towards `light`
-/// (normalised), opaque, no blending. `width` ≥ 8.
+/// (normalised), opaque, no blending. `width` ≥ 8. `hiz` may be NULL; when given, its tiles
+/// covering rows ry0…ry1 must be up to date or dirty, and ry0…ry1 must not share an 8-row
+/// tile with rows another thread renders.
 void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
-                      spv_float4 light);
+                      spv_float4 light, spv_hiz *hiz);
 
 /// The kernel in use: 1 = AVX2, 0 = baseline.
 int spv_raster_kernel(void);
