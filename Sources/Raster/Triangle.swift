@@ -77,12 +77,19 @@ struct EdgeWalk {
     }
 }
 
-@inlinable func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+/// v·256 rounded half away from zero (as `rounded()`), without a libm call: v·256 is a
+/// Float, exact in Double, and so is ±0.5 added to it; truncation then rounds.
+@inline(__always) @inlinable func snap(_ v: Float) -> Int64 {
+    let d = Double(v * subpixelScale)
+    return Int64(d + (d >= 0 ? 0.5 : -0.5))
+}
+
+@inline(__always) @inlinable func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q
 }
 
-@inlinable func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
+@inline(__always) @inlinable func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
 
 /// A triangle after the viewport transform, ready to rasterise: edge functions, its pixel
 /// bounding box, and a Float plane per attribute.
@@ -127,9 +134,9 @@ struct Triangle {
           colors: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
           normals: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
           lit: Bool, width: Int, height: Int) {
-        let x0 = Int64((p0.x * subpixelScale).rounded()), y0 = Int64((p0.y * subpixelScale).rounded())
-        var x1 = Int64((p1.x * subpixelScale).rounded()), y1 = Int64((p1.y * subpixelScale).rounded())
-        var x2 = Int64((p2.x * subpixelScale).rounded()), y2 = Int64((p2.y * subpixelScale).rounded())
+        let x0 = snap(p0.x), y0 = snap(p0.y)
+        var x1 = snap(p1.x), y1 = snap(p1.y)
+        var x2 = snap(p2.x), y2 = snap(p2.y)
         var area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
         if area == 0 { return nil }
         var c = colors, n = normals

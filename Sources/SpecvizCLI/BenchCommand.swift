@@ -27,7 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds of video for the encoder comparison.")
     var seconds: Double = 5
 
-    @Option(help: "Modes to time, comma-separated, or 'all'.")
+    @Option(help: "Modes to time, comma-separated, or 'all'; with one mode the encoder comparison renders it.")
     var modes: String = "all"
 
     @Flag(help: "Skip the encoder and end-to-end runs (stages only).")
@@ -104,6 +104,9 @@ struct BenchCommand: ParsableCommand {
         print(String(format: "libswscale RGBA→yuv420p                %7.2f ms per frame", convert * 1000))
         var s = RenderSettings()
         s.width = w; s.height = h
+        // One mode named with --modes: the encoder comparison renders that mode.
+        if chosen.count == 1 { s.mode = chosen[0] }
+        print("encoder comparison: mode \(s.mode.rawValue)")
         let from = 8.0
         let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs, from: from, to: from + seconds)
         let keep = KeepSink(bench)
