@@ -171,15 +171,78 @@ KINLINE int KNAME(hidden)(const spv_triangle *t, int ry0, int ry1, const float *
     return 1;
 }
 
+/// One 8-pixel block of a lit triangle at (cx…cx+7, py), in the lanes of `mask`.
+KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, uint32_t *row, float *drow,
+                              float z0, spv_float4 c, spv_float4 n, spv_float4 light, spv_hiz *hiz) {
+    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    f8 xo = (f8)(float)(cx - t->minX) + iota;
+    f8 z = z0 + t->zdx * xo;
+    f8 old = KNAME(load_f)(drow + cx);
+    mask &= z < old;
+    if (__builtin_reduce_or(mask) == 0) return;
+    f8 inv = 1.0f / (n.w + t->ndx.w * xo);
+    // The normal is used as normal/w: 1/w > 0 (after near clipping) and the shading
+    // normalises it, so the divide by 1/w is left out.
+    f8 nx = n.x + t->ndx.x * xo, ny = n.y + t->ndx.y * xo, nz = n.z + t->ndx.z * xo;
+    f8 nn = nx * nx + ny * ny + nz * nz;
+    f8 dot = nx * light.x + ny * light.y + nz * light.z;
+    f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
+    ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
+    f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
+    i8 r = KNAME(trunc8)(KNAME(clamp01)(((c.x + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
+    i8 g = KNAME(trunc8)(KNAME(clamp01)(((c.y + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
+    i8 b = KNAME(trunc8)(KNAME(clamp01)(((c.z + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
+    i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
+    i8 d = KNAME(load_i)(row + cx);
+    KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+    KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
+    if (hiz) {
+        uint8_t *dirty = hiz->dirty + (py >> 3) * hiz->tilesX;
+        dirty[cx >> 3] = 1;
+        dirty[(cx + 7) >> 3] = 1;
+    }
+}
+
+/// |v| < 2^30.
+KINLINE int KNAME(small)(int64_t v) { return v > -(1LL << 30) && v < (1LL << 30); }
+
 static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth,
                                       int width, spv_float4 light, spv_hiz *hiz) {
     if (hiz && KNAME(hidden)(t, ry0, ry1, depth, width, hiz)) return;
-    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-    const f8 dcr = t->cdx.x, dcg = t->cdx.y, dcb = t->cdx.z;
-    const f8 dnx = t->ndx.x, dny = t->ndx.y, dnz = t->ndx.z, dnw = t->ndx.w;
-    const f8 dz = t->zdx;
-    const f8 lx = light.x, ly = light.y, lz = light.z;
-    const int ox = t->minX, oy = t->minY;
+    const int oy = t->minY;
+    if (t->maxX - t->minX < 8) {
+        // Narrow triangle: one block per row at a fixed column, coverage straight from the
+        // three edge functions in 32-bit lanes (exact when every value in the block's
+        // rectangle is below 2^30, checked at its corners; E is linear in px and py).
+        int cx = t->minX < width - 8 ? t->minX : width - 8;
+        int64_t e0[3];
+        int fits = 1;
+        for (int k = 0; k < 3; k++) {
+            const spv_edge *e = &t->e[k];
+            e0[k] = e->row + e->stepX * cx + e->stepY * (int64_t)ry0;
+            int64_t e1 = e0[k] + e->stepY * (int64_t)(ry1 - ry0);
+            fits &= KNAME(small)(e0[k]) & KNAME(small)(e0[k] + 7 * e->stepX) & KNAME(small)(e1) &
+                    KNAME(small)(e1 + 7 * e->stepX) & KNAME(small)(e->stepY) & KNAME(small)(8 * e->stepX);
+        }
+        if (fits) {
+            const i8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
+            const i8 inside = (lane >= t->minX - cx) & (lane <= t->maxX - cx);
+            i8 ea = (int)e0[0] + (int)t->e[0].stepX * lane;
+            i8 eb = (int)e0[1] + (int)t->e[1].stepX * lane;
+            i8 ec = (int)e0[2] + (int)t->e[2].stepX * lane;
+            const int sa = (int)t->e[0].stepY, sb = (int)t->e[1].stepY, sc = (int)t->e[2].stepY;
+            for (int py = ry0; py <= ry1; py++) {
+                i8 mask = inside & (ea >= 0) & (eb >= 0) & (ec >= 0);
+                if (__builtin_reduce_or(mask) != 0) {
+                    float fy = (float)(py - oy);
+                    KNAME(lit_block)(t, py, cx, mask, color + (int64_t)py * width, depth + (int64_t)py * width,
+                                     t->zBase + t->zdy * fy, t->cBase + t->cdy * fy, t->nBase + t->ndy * fy, light, hiz);
+                }
+                ea += sa; eb += sb; ec += sc;
+            }
+            return;
+        }
+    }
     KROWS(t, ry0, ry1, {
         uint32_t *row = color + (int64_t)py * width;
         float *drow = depth + (int64_t)py * width;
@@ -189,33 +252,7 @@ static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, u
         for (int x = xs; x <= xe;) {
             i8 mask;
             int cx = KNAME(block)(x, xe, width, &mask);
-            f8 xo = (f8)(float)(cx - ox) + iota;
-            f8 z = z0 + dz * xo;
-            f8 old = KNAME(load_f)(drow + cx);
-            mask &= z < old;
-            if (__builtin_reduce_or(mask) != 0) {
-                f8 inv = 1.0f / (n.w + dnw * xo);
-                // The normal is used as normal/w: 1/w > 0 (after near clipping) and the shading
-                // normalises it, so the divide by 1/w is left out.
-                f8 nx = n.x + dnx * xo, ny = n.y + dny * xo, nz = n.z + dnz * xo;
-                f8 nn = nx * nx + ny * ny + nz * nz;
-                f8 dot = nx * lx + ny * ly + nz * lz;
-                f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
-                ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
-                f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
-                i8 r = KNAME(trunc8)(KNAME(clamp01)(((c.x + dcr * xo) * inv) * br) * 255 + 0.5f);
-                i8 g = KNAME(trunc8)(KNAME(clamp01)(((c.y + dcg * xo) * inv) * br) * 255 + 0.5f);
-                i8 b = KNAME(trunc8)(KNAME(clamp01)(((c.z + dcb * xo) * inv) * br) * 255 + 0.5f);
-                i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-                i8 d = KNAME(load_i)(row + cx);
-                KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
-                KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
-                if (hiz) {
-                    uint8_t *dirty = hiz->dirty + (py >> 3) * hiz->tilesX;
-                    dirty[cx >> 3] = 1;
-                    dirty[(cx + 7) >> 3] = 1;
-                }
-            }
+            KNAME(lit_block)(t, py, cx, mask, row, drow, z0, c, n, light, hiz);
             x = cx + 8;
         }
     });
