@@ -19,7 +19,8 @@ extension Rasterizer {
         let light = w >= 8 ? shader3D.lambertLight : nil
         let first = binStart[band], end = binStart[band + 1]
         precondition(MemoryLayout<Triangle>.size == MemoryLayout<spv_triangle>.size)
-        triangles.withUnsafeBufferPointer { tris in
+        do {
+          let tris = triangles.buffer
           binItems.withUnsafeBufferPointer { items in
             var k = first
             for op in ops {
@@ -40,7 +41,7 @@ extension Rasterizer {
                                                       shader: shader3D)
                             }
                         } else if tp.pointee.raw.flat != 0 {
-                            Rasterizer.flat2D(tp.pointee, raw, ry0: ry0, ry1: ry1, width: w, color: color, kernel: kernel2D,
+                            Rasterizer.flat2D(tp, raw, ry0: ry0, ry1: ry1, width: w, color: color, kernel: kernel2D,
                                               shader: shader2D)
                         } else if kernel2D {
                             let t = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
@@ -73,15 +74,15 @@ extension Rasterizer {
 
     /// A flat 2D triangle: opaque fills, or one constant colour blended.
     @inlinable
-    static func flat2D<S: Shader2D>(_ t: Triangle, _ raw: UnsafePointer<spv_triangle>, ry0: Int, ry1: Int, width: Int,
-                                    color: UnsafeMutablePointer<UInt32>, kernel: Bool, shader: S) {
-        let f = shader.fragment(color: t.cBase)
+    static func flat2D<S: Shader2D>(_ tp: UnsafePointer<Triangle>, _ raw: UnsafePointer<spv_triangle>, ry0: Int, ry1: Int,
+                                    width: Int, color: UnsafeMutablePointer<UInt32>, kernel: Bool, shader: S) {
+        let f = shader.fragment(color: raw.pointee.cBase)
         if f.w >= 1 {
             let p = pack(f)
             if width >= 8 {
                 spv_fill_triangle(raw, Int32(ry0), Int32(ry1), color, Int32(width), p)
             } else {
-                walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
+                walkRows(tp.pointee, ry0: ry0, ry1: ry1) { py, xs, xe in
                     (color + py * width + xs).update(repeating: p, count: xe - xs + 1)
                 }
             }
@@ -89,7 +90,7 @@ extension Rasterizer {
             if kernel {
                 spv_blend_triangle(raw, Int32(ry0), Int32(ry1), color, Int32(width), f, .zero, .zero)
             } else {
-                walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
+                walkRows(tp.pointee, ry0: ry0, ry1: ry1) { py, xs, xe in
                     let row = color + py * width
                     for x in xs...xe { row[x] = blend(f, over: row[x]) }
                 }

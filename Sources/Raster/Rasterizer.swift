@@ -36,7 +36,7 @@ public final class Rasterizer {
     public var threads: Int
 
     @usableFromInline var shaded: [ShadedVertex] = []
-    @usableFromInline var triangles: [Triangle] = []
+    @usableFromInline let triangles = TriangleStore()
     @usableFromInline var glyphs: [Glyph] = []
     @usableFromInline var placements: [GlyphPlacement] = []
     @usableFromInline var ops: [Op] = []
@@ -137,7 +137,8 @@ public final class Rasterizer {
         binStart.removeAll(keepingCapacity: true)
         binStart.append(contentsOf: repeatElement(0, count: bands + 1))
         binFill.removeAll(keepingCapacity: true)
-        triangles.withUnsafeBufferPointer { tris in
+        do {
+            let tris = triangles.buffer
             binStart.withUnsafeMutableBufferPointer { start in
                 for t in tris {
                     for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) { start[b + 1] += 1 }
@@ -164,7 +165,7 @@ public final class Rasterizer {
     @inlinable
     func prepare<S2: Shader2D, S3: Shader3D>(_ scene: Scene, shader2D: S2, shader3D: S3,
                                              glyphProvider: GlyphProvider?) throws {
-        triangles.removeAll(keepingCapacity: true)
+        triangles.removeAll()
         placements.removeAll(keepingCapacity: true)
         ops.removeAll(keepingCapacity: true)
         let w = Float(width), h = Float(height)
@@ -249,9 +250,9 @@ public final class Rasterizer {
             colors = (a.color, b.color, c.color)
             normals = (.zero, .zero, .zero)
         }
-        if let t = Triangle(p0, p1, p2, colors: colors, normals: normals, lit: lit,
-                            width: width, height: height) {
-            triangles.append(t)
+        if Triangle.setUp(p0, p1, p2, colors: colors, normals: normals, lit: lit, width: width, height: height,
+                          into: triangles.nextSlot()) {
+            triangles.commit()
         }
     }
 }
