@@ -34,10 +34,13 @@ KINLINE KNAME(walk) KNAME(walk_start)(const spv_edge *e, int py) {
     KNAME(walk) w;
     int64_t r = e->row + e->stepY * (int64_t)py;
     if (e->s > 0) {
-        int64_t q = r / e->s;
-        if (r % e->s != 0 && r < 0) q -= 1;
+        // ⌊r / s⌋: the Double quotient is within one of it (|r|, s < 2^53); one step each way.
+        int64_t q = (int64_t)((double)r / (double)e->s);
+        int64_t m = r - q * e->s;
+        if (m < 0) { q -= 1; m += e->s; }
+        if (m >= e->s) { q += 1; m -= e->s; }
         w.q = q;
-        w.m = r - q * e->s;
+        w.m = m;
     } else {
         w.q = r;
         w.m = 0;
