@@ -19,6 +19,9 @@ extension BenchCommand {
         do { scene = try FrameDump.decode([UInt8](data)) } catch let e as RenderError {
             throw RenderError("\(path): \(e.message)")
         }
+        guard (1...16384).contains(scene.width), (1...16384).contains(scene.height) else {
+            throw RenderError("\(path): frame size \(scene.width)x\(scene.height) is outside 1…16384")
+        }
         #if DEBUG
         print("warning: this is a debug build; measure with `swift build -c release`")
         #endif
