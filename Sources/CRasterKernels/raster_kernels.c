@@ -24,6 +24,7 @@ typedef int i8 __attribute__((ext_vector_type(8)));
 #undef KATTR
 #endif
 
+// Written by the first use or by spv_raster_set_kernel, read by every rendering thread.
 static int chosen = -1;
 
 static int cpu_kernel(void) {
@@ -37,13 +38,18 @@ static int cpu_kernel(void) {
 
 int spv_raster_set_kernel(int which) {
     int best = cpu_kernel();
-    chosen = which < 0 ? best : (which > 0 ? best : 0);
-    return chosen;
+    int k = which < 0 ? best : (which > 0 ? best : 0);
+    __atomic_store_n(&chosen, k, __ATOMIC_RELAXED);
+    return k;
 }
 
 int spv_raster_kernel(void) {
-    if (chosen < 0) chosen = cpu_kernel();
-    return chosen;
+    int k = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+    if (k < 0) {
+        k = cpu_kernel();
+        __atomic_store_n(&chosen, k, __ATOMIC_RELAXED);
+    }
+    return k;
 }
 
 #if defined(__x86_64__)
