@@ -21,13 +21,16 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // The rasteriser's innermost span kernels, compiled for the baseline and for AVX2
+        // from one source and chosen by CPUID at run time (no flags needed in this file).
+        .target(name: "CRasterKernels"),
 
         // MARK: Pipeline (pure Swift, no C).
         .target(name: "SpecvizCore"),
         .target(name: "Tuning", dependencies: ["SpecvizCore"]),
         .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning"]),
         .target(name: "Synth", dependencies: ["SpecvizCore", "Tuning"]),
-        .target(name: "Raster", dependencies: ["SpecvizCore"]),
+        .target(name: "Raster", dependencies: ["SpecvizCore", "CRasterKernels"]),
         .target(name: "ShadersCPU", dependencies: ["SpecvizCore", "Raster"], path: "Shaders-CPU"),
         .target(name: "Geometry", dependencies: ["SpecvizCore", "Analysis", "Tuning"]),
         .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU", "Synth"]),
@@ -39,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "SpecvizCLI",
             dependencies: [
-                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "SpecvizCore",
+                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "ShadersCPU", "SpecvizCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]),
@@ -50,7 +53,7 @@ let package = Package(
         .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore", "MediaIO"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ShadersCPU", "SpecvizCore", "SpecvizTestSupport"]),
-        .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "MediaIO", "SpecvizTestSupport"]),
+        .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "MediaIO", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SpecvizTestSupport", "MediaIO"]),
         .testTarget(name: "TuningTests", dependencies: ["Tuning"]),

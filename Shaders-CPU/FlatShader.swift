@@ -14,4 +14,6 @@ public struct FlatShader: Shader2D {
 
     @inlinable @inline(__always)
     public func fragment(color: SIMD4<Float>) -> SIMD4<Float> { color }
+
+    public var passesColorThrough: Bool { true }
 }

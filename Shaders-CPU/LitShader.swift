@@ -23,9 +23,11 @@ public struct LitShader: Shader3D {
     @inlinable @inline(__always)
     public func fragment(normal: SIMD3<Float>, color: SIMD4<Float>) -> SIMD4<Float> {
         // dot(normalize(N), L) = dot(N, L) / |N|, written out so it inlines into the span loop.
-        let nn = (normal * normal).sum()
-        let ndotl = nn > 0 ? (normal * l).sum() / nn.squareRoot() : 0
+        let nn = normal.x * normal.x + normal.y * normal.y + normal.z * normal.z
+        let ndotl = nn > 0 ? (normal.x * l.x + normal.y * l.y + normal.z * l.z) / nn.squareRoot() : 0
         let brightness = 0.5 + 0.5 * max(ndotl, 0)   // ambient 0.5
         return SIMD4(color.x * brightness, color.y * brightness, color.z * brightness, color.w)
     }
+
+    public var lambertLight: SIMD3<Float>? { l }
 }

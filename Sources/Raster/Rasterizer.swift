@@ -1,3 +1,4 @@
+import CRasterKernels
 import Dispatch
 import SpecvizCore
 
@@ -20,23 +21,41 @@ public final class Rasterizer {
     @usableFromInline var width = 0
     @usableFromInline var height = 0
     @usableFromInline var depth: [Float]
+    /// Which pixel kernel this build runs (printed by `specviz bench --dump`).
+    public static var kernelName: String { spv_raster_kernel() == 1 ? "AVX2" : "baseline" }
+
+    /// Chooses the span kernels: `true` forces the portable baseline, `false` returns to the
+    /// best the CPU has (AVX2 when CPUID reports it). Both give the same pixels, bit for bit;
+    /// for tests and benchmarks. Returns the name of the kernel now in use.
+    @discardableResult
+    public static func forceBaselineKernel(_ on: Bool) -> String {
+        spv_raster_set_kernel(on ? 0 : -1)
+        return kernelName
+    }
     /// How many bands (and threads) a frame is cut into.
     public var threads: Int
 
     @usableFromInline var shaded: [ShadedVertex] = []
-    @usableFromInline var triangles: [Triangle] = []
+    @usableFromInline let triangles = TriangleStore()
     @usableFromInline var glyphs: [Glyph] = []
     @usableFromInline var placements: [GlyphPlacement] = []
     @usableFromInline var ops: [Op] = []
     @usableFromInline var clipper = Clipper()
     @usableFromInline var glyphIndex: [GlyphKey: Int] = [:]
+    /// Triangle bins per band (see `bin`), reused across frames.
+    @usableFromInline var binStart: [Int] = []
+    @usableFromInline var binFill: [Int] = []
+    @usableFromInline var binItems: [Int32] = []
+    /// Coarse depth per 8×8 tile (`spv_hiz`), reused across frames.
+    @usableFromInline var hizMax: [Float] = []
+    @usableFromInline var hizDirty: [UInt8] = []
 
     @usableFromInline enum Op {
         case triangles(Range<Int>)
         case glyphs(Range<Int>)
     }
 
-    /// - Parameter threads: bands rendered in parallel (2 × this many bands per frame).
+    /// - Parameter threads: workers rendering bands in parallel (1 = on the calling thread).
     public init(threads: Int = 2) {
         depth = []
         self.threads = max(1, threads)
@@ -53,25 +72,91 @@ public final class Rasterizer {
         width = scene.width
         height = scene.height
         if depth.count != width * height { depth = [Float](repeating: 1, count: width * height) }
+        let tilesX = (width + 7) / 8, tiles = tilesX * ((height + 7) / 8)
+        if hizMax.count != tiles {
+            hizMax = [Float](repeating: 1, count: tiles)
+            hizDirty = [UInt8](repeating: 0, count: tiles)
+        }
         try prepare(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let usesDepth = scene.items.contains { if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false }
         let w = width, h = height
-        let bands = min(threads * 2, h)
+        // Bands of rows; each triangle is binned once into the bands it spans.
+        let bandRows = Rasterizer.bandRows(width: w)
+        let bands = (h + bandRows - 1) / bandRows
+        bin(bands: bands, bandRows: bandRows)
         let shader3 = shader3D, shader2 = shader2D
+        let workers = min(threads, bands)
         target.pixels.withUnsafeMutableBufferPointer { px in
-            depth.withUnsafeMutableBufferPointer { dp in
+          depth.withUnsafeMutableBufferPointer { dp in
+            hizMax.withUnsafeMutableBufferPointer { hm in
+              hizDirty.withUnsafeMutableBufferPointer { hd in
                 let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
-                let work = { (band: Int) in
-                    let y0 = band * h / bands, y1 = (band + 1) * h / bands
-                    (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
-                    if usesDepth { (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w) }
-                    self.renderBand(y0: y0, y1: y1, color: pxBase, depth: dpBase, shader2D: shader2, shader3D: shader3)
+                var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
+                // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
+                // picture is shared; every band's pixels depend only on its triangles.
+                let work = { (worker: Int) in
+                    var band = worker
+                    while band < bands {
+                        let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
+                        (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                        if usesDepth {
+                            (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w)
+                            let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
+                            (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
+                            (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)
+                        }
+                        withUnsafeMutablePointer(to: &hiz) { hz in
+                            self.renderBand(band, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
+                                            shader2D: shader2, shader3D: shader3)
+                        }
+                        band += workers
+                    }
                 }
-                if threads > 1 {
-                    DispatchQueue.concurrentPerform(iterations: bands, execute: work)
+                if workers > 1 {
+                    DispatchQueue.concurrentPerform(iterations: workers, execute: work)
                 } else {
-                    for b in 0..<bands { work(b) }
+                    work(0)
+                }
+              }
+            }
+          }
+        }
+    }
+
+    /// Rows per band: a multiple of 8 (the coarse depth tiles never straddle two bands),
+    /// about 512 KB of colour (64 rows at 1920 px). Taller bands cut fewer triangles in two
+    /// (each cut restarts a row walk and a coarse depth test); measured 16 to 256 rows on
+    /// the surface dumps, 64–128 was best.
+    @inlinable
+    static func bandRows(width: Int) -> Int { max(32, min(128, 131_072 / max(width, 1))) / 8 * 8 }
+
+    /// Fills `binStart`/`binItems`: the triangles of band b, in submission order, are
+    /// binItems[binStart[b]..<binStart[b + 1]].
+    @inlinable
+    func bin(bands: Int, bandRows: Int) {
+        binStart.removeAll(keepingCapacity: true)
+        binStart.append(contentsOf: repeatElement(0, count: bands + 1))
+        binFill.removeAll(keepingCapacity: true)
+        do {
+            let tris = triangles.buffer
+            binStart.withUnsafeMutableBufferPointer { start in
+                for t in tris {
+                    for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) { start[b + 1] += 1 }
+                }
+                for b in 0..<bands { start[b + 1] += start[b] }
+            }
+            binFill.append(contentsOf: binStart[0..<bands])
+            let total = binStart[bands]
+            if binItems.count < total { binItems.append(contentsOf: repeatElement(0, count: total - binItems.count)) }
+            binItems.withUnsafeMutableBufferPointer { items in
+                binFill.withUnsafeMutableBufferPointer { fill in
+                    for (i, t) in tris.enumerated() {
+                        for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) {
+                            items[fill[b]] = Int32(i)
+                            fill[b] += 1
+                        }
+                    }
                 }
             }
         }
@@ -81,7 +166,7 @@ public final class Rasterizer {
     @inlinable
     func prepare<S2: Shader2D, S3: Shader3D>(_ scene: Scene, shader2D: S2, shader3D: S3,
                                              glyphProvider: GlyphProvider?) throws {
-        triangles.removeAll(keepingCapacity: true)
+        triangles.removeAll()
         placements.removeAll(keepingCapacity: true)
         ops.removeAll(keepingCapacity: true)
         let w = Float(width), h = Float(height)
@@ -166,9 +251,9 @@ public final class Rasterizer {
             colors = (a.color, b.color, c.color)
             normals = (.zero, .zero, .zero)
         }
-        if let t = Triangle(p0, p1, p2, colors: colors, normals: normals, lit: lit,
-                            width: width, height: height) {
-            triangles.append(t)
+        if Triangle.setUp(p0, p1, p2, colors: colors, normals: normals, lit: lit, width: width, height: height,
+                          into: triangles.nextSlot()) {
+            triangles.commit()
         }
     }
 }

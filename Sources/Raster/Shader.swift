@@ -7,13 +7,29 @@ import SpecvizCore
 public protocol Shader2D {
     func vertex(_ v: Vertex2D) -> ShadedVertex
     func fragment(color: SIMD4<Float>) -> SIMD4<Float>
+    /// True when `fragment(color:)` returns its argument: the rasteriser then runs its
+    /// built-in 8-pixel kernels instead of calling `fragment` per pixel. Default false.
+    var passesColorThrough: Bool { get }
+}
+
+extension Shader2D {
+    public var passesColorThrough: Bool { false }
 }
 
 /// The programmable stages of the lit 3D pipeline: vertex transform by the draw's MVP,
-/// and a fragment function of the interpolated normal and colour. Depth test LESS, no blend.
+/// and a fragment function of the interpolated normal (perspective-correct direction, not
+/// normalised) and colour. Depth test LESS, no blend.
 public protocol Shader3D {
     func vertex(_ v: Vertex3D, mvp: Mat4) -> ShadedVertex
     func fragment(normal: SIMD3<Float>, color: SIMD4<Float>) -> SIMD4<Float>
+    /// The light direction (normalised) when `fragment` is exactly Lambert with ambient 0.5,
+    /// colour·(0.5 + 0.5·max(dot(N, L), 0)) with N = normal/|N| (0 when |N| = 0): the
+    /// rasteriser then runs its built-in 8-pixel kernel. Default nil (per-pixel `fragment`).
+    var lambertLight: SIMD3<Float>? { get }
+}
+
+extension Shader3D {
+    public var lambertLight: SIMD3<Float>? { nil }
 }
 
 /// A vertex after the vertex stage: clip-space position and varyings.

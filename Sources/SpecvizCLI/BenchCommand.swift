@@ -27,13 +27,26 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds of video for the encoder comparison.")
     var seconds: Double = 5
 
-    @Option(help: "Modes to time, comma-separated, or 'all'.")
+    @Option(help: "Modes to time, comma-separated, or 'all'; with one mode the encoder comparison renders it.")
     var modes: String = "all"
 
     @Flag(help: "Skip the encoder and end-to-end runs (stages only).")
     var stagesOnly = false
 
+    @Option(help: "Time only the rasteriser on this frame dump (.svzf, from `render --dump-frame`).")
+    var dump: String?
+
+    @Option(help: "With --dump: timed frames (after 10 warm-up frames).")
+    var frames: Int = 60
+
+    @Option(help: "With --dump: rasteriser threads (1 = on the calling thread).")
+    var threads: Int = 1
+
+    @Flag(help: "With --dump: run the portable baseline span kernels even on an AVX2 CPU.")
+    var baselineKernel = false
+
     func run() throws {
+        if let dump { return try benchDump(path: dump) }
         let parts = size.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2 else { throw ValidationError("--size must be WxH") }
         let (w, h) = (parts[0], parts[1])
@@ -91,6 +104,9 @@ struct BenchCommand: ParsableCommand {
         print(String(format: "libswscale RGBA→yuv420p                %7.2f ms per frame", convert * 1000))
         var s = RenderSettings()
         s.width = w; s.height = h
+        // One mode named with --modes: the encoder comparison renders that mode.
+        if chosen.count == 1 { s.mode = chosen[0] }
+        print("encoder comparison: mode \(s.mode.rawValue)")
         let from = 8.0
         let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs, from: from, to: from + seconds)
         let keep = KeepSink(bench)

@@ -90,6 +90,24 @@ final class RenderCLITests: XCTestCase {
         XCTAssertEqual(bytes[12], 90)    // height
     }
 
+    /// `bench --dump` times the rasteriser on a dump and prints llvmpipe-style figures;
+    /// something that is not a dump is one error line.
+    func testBenchDumpTimesTheRasteriser() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 1), to: dir + "/tone.wav")
+        var r = try CLI.run(["render", dir + "/tone.wav", "--at", "0.8", "--no-labels", "--size", "160x90", "--mode", "surface",
+                             "--dump-frame", dir + "/f.svzf", "-o", dir + "/f.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try CLI.run(["bench", "--dump", dir + "/f.svzf", "--frames", "2", "--threads", "2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("160x90"), r.stdout)
+        XCTAssertNotNil(r.stdout.range(of: #"time: 2 frames, wall [0-9.]+ ms/frame, cpu [0-9.]+ ms/frame"#,
+                                       options: .regularExpression), r.stdout)
+        r = try CLI.run(["bench", "--dump", dir + "/f.png"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.stderr, "specviz: error: \(dir)/f.png: not a frame dump\n")
+    }
+
     func testModesListsEveryMode() throws {
         let r = try CLI.run(["modes"])
         XCTAssertEqual(r.status, 0)

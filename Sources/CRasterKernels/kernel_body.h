@@ -1,0 +1,265 @@
+// One copy of the triangle kernels; included by raster_kernels.c once per target with
+// KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
+
+#define KINLINE static KATTR inline __attribute__((always_inline))
+
+KINLINE f8 KNAME(sel)(i8 m, f8 a, f8 b) { return (f8)(((i8)a & m) | ((i8)b & ~m)); }
+
+KINLINE f8 KNAME(clamp01)(f8 v) {
+    v = KNAME(sel)(v >= 0, v, (f8)0);   // NaN → 0
+    return KNAME(sel)(v > 1, (f8)1, v);
+}
+
+/// ⌊v⌋ for 0 ≤ v < 2^31 (truncation).
+KINLINE i8 KNAME(trunc8)(f8 v) { return __builtin_convertvector(v, i8); }
+
+KINLINE f8 KNAME(load_f)(const float *p) { f8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+KINLINE i8 KNAME(load_i)(const uint32_t *p) { i8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+KINLINE void KNAME(store_f)(float *p, f8 v) { __builtin_memcpy(p, &v, sizeof v); }
+KINLINE void KNAME(store_i)(uint32_t *p, i8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+/// Block start for x (kept inside the row) and its coverage mask of x…xe.
+KINLINE int KNAME(block)(int x, int xe, int width, i8 *mask) {
+    int cx = x < width - 8 ? x : width - 8;
+    const i8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
+    *mask = (lane >= (x - cx)) & (lane <= (xe - cx));
+    return cx;
+}
+
+/// The row walk of Triangle.swift (`EdgeWalk`): per edge, F = ⌊(row + stepY·py) / s⌋ and its
+/// remainder, stepped exactly from row to row.
+typedef struct { int64_t q, m; } KNAME(walk);
+
+KINLINE KNAME(walk) KNAME(walk_start)(const spv_edge *e, int py) {
+    KNAME(walk) w;
+    int64_t r = e->row + e->stepY * (int64_t)py;
+    if (e->s > 0) {
+        // ⌊r / s⌋: the Double quotient is within one of it (|r|, s < 2^53); one step each way.
+        int64_t q = (int64_t)((double)r / (double)e->s);
+        int64_t m = r - q * e->s;
+        if (m < 0) { q -= 1; m += e->s; }
+        if (m >= e->s) { q += 1; m -= e->s; }
+        w.q = q;
+        w.m = m;
+    } else {
+        w.q = r;
+        w.m = 0;
+    }
+    return w;
+}
+
+/// Narrows [lo, hi] to edge e on the current row; 0 when the row is outside it.
+KINLINE int KNAME(walk_clamp)(const spv_edge *e, const KNAME(walk) *w, int64_t *lo, int64_t *hi) {
+    if (e->stepX > 0) {
+        if (-w->q > *lo) *lo = -w->q;
+    } else if (e->stepX < 0) {
+        if (w->q < *hi) *hi = w->q;
+    } else if (w->q < 0) {
+        return 0;
+    }
+    return 1;
+}
+
+KINLINE void KNAME(walk_step)(const spv_edge *e, KNAME(walk) *w) {
+    if (e->s > 0) {
+        w->q += e->dq;
+        w->m += e->dm;
+        if (w->m >= e->s) { w->m -= e->s; w->q += 1; }
+    } else {
+        w->q += e->stepY;
+    }
+}
+
+/// for (py = ry0 … ry1) with xs, xe the covered pixels of the row (rows without any skipped).
+#define KROWS(t, ry0, ry1, ...)                                                                    \
+    do {                                                                                          \
+        KNAME(walk) w0_ = KNAME(walk_start)(&(t)->e[0], ry0);                                     \
+        KNAME(walk) w1_ = KNAME(walk_start)(&(t)->e[1], ry0);                                     \
+        KNAME(walk) w2_ = KNAME(walk_start)(&(t)->e[2], ry0);                                     \
+        for (int py = ry0; py <= ry1; py++) {                                                     \
+            int64_t lo_ = (t)->minX, hi_ = (t)->maxX;                                             \
+            if (KNAME(walk_clamp)(&(t)->e[0], &w0_, &lo_, &hi_) &&                                \
+                KNAME(walk_clamp)(&(t)->e[1], &w1_, &lo_, &hi_) &&                                \
+                KNAME(walk_clamp)(&(t)->e[2], &w2_, &lo_, &hi_) && lo_ <= hi_) {                  \
+                int xs = (int)lo_, xe = (int)hi_;                                                 \
+                __VA_ARGS__                                                                       \
+            }                                                                                     \
+            KNAME(walk_step)(&(t)->e[0], &w0_);                                                   \
+            KNAME(walk_step)(&(t)->e[1], &w1_);                                                   \
+            KNAME(walk_step)(&(t)->e[2], &w2_);                                                   \
+        }                                                                                         \
+    } while (0)
+
+static KATTR void KNAME(fill_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                                       uint32_t pixel) {
+    KROWS(t, ry0, ry1, {
+        uint32_t *p = color + (int64_t)py * width;
+        for (int x = xs; x <= xe; x++) p[x] = pixel;
+    });
+}
+
+static KATTR void KNAME(blend_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                                        spv_float4 base, spv_float4 dy, spv_float4 dx) {
+    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    const f8 dr = dx.x, dg = dx.y, db = dx.z, da = dx.w;
+    const int ox = t->minX, oy = t->minY;
+    KROWS(t, ry0, ry1, {
+        uint32_t *row = color + (int64_t)py * width;
+        spv_float4 c = base + dy * (float)(py - oy);
+        const f8 cr = c.x, cg = c.y, cb = c.z, ca = c.w;
+        for (int x = xs; x <= xe;) {
+            i8 mask;
+            int cx = KNAME(block)(x, xe, width, &mask);
+            f8 xo = (f8)(float)(cx - ox) + iota;
+            f8 a = KNAME(clamp01)(ca + da * xo);
+            f8 a255 = 255 * a, ia = 1 - a;
+            i8 d = KNAME(load_i)(row + cx);
+            f8 fr = __builtin_convertvector(d & 0xFF, f8);
+            f8 fg = __builtin_convertvector((d >> 8) & 0xFF, f8);
+            f8 fb = __builtin_convertvector((d >> 16) & 0xFF, f8);
+            i8 r = KNAME(trunc8)(KNAME(clamp01)(cr + dr * xo) * a255 + fr * ia + 0.5f);
+            i8 g = KNAME(trunc8)(KNAME(clamp01)(cg + dg * xo) * a255 + fg * ia + 0.5f);
+            i8 b = KNAME(trunc8)(KNAME(clamp01)(cb + db * xo) * a255 + fb * ia + 0.5f);
+            i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
+            KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+            x = cx + 8;
+        }
+    });
+}
+
+/// Largest depth in tile (tx, ty), recomputed if dirty.
+KINLINE float KNAME(tile_max)(spv_hiz *hiz, int tx, int ty, const float *depth, int width) {
+    int i = ty * hiz->tilesX + tx;
+    if (!hiz->dirty[i]) return hiz->maxDepth[i];
+    int y0 = ty * 8, y1 = y0 + 8 < hiz->height ? y0 + 8 : hiz->height;
+    int x0 = tx * 8;
+    float m;
+    if (x0 + 8 <= width) {
+        f8 v = KNAME(load_f)(depth + (int64_t)y0 * width + x0);
+        for (int y = y0 + 1; y < y1; y++) {
+            f8 d = KNAME(load_f)(depth + (int64_t)y * width + x0);
+            v = KNAME(sel)(d > v, d, v);
+        }
+        m = v[0];
+        for (int k = 1; k < 8; k++) m = v[k] > m ? v[k] : m;
+    } else {
+        m = depth[(int64_t)y0 * width + x0];
+        for (int y = y0; y < y1; y++)
+            for (int x = x0; x < width; x++) {
+                float d = depth[(int64_t)y * width + x];
+                m = d > m ? d : m;
+            }
+    }
+    hiz->maxDepth[i] = m;
+    hiz->dirty[i] = 0;
+    return m;
+}
+
+/// True when the triangle's rows ry0…ry1 lie behind every depth already in their tiles.
+/// The triangle's least depth is taken at its bounding box corners with the kernel's own
+/// arithmetic, less a margin for rounding (1e-6 of the terms' magnitude, far above the few
+/// ulps the plane evaluation can be off), so the test never hides a pixel that would pass.
+KINLINE int KNAME(hidden)(const spv_triangle *t, int ry0, int ry1, const float *depth, int width, spv_hiz *hiz) {
+    float fy0 = (float)(ry0 - t->minY), fy1 = (float)(ry1 - t->minY), xo1 = (float)(t->maxX - t->minX);
+    float a = t->zBase + t->zdy * fy0, b = t->zBase + t->zdy * fy1;
+    float a1 = a + t->zdx * xo1, b1 = b + t->zdx * xo1;
+    float zmin = a < b ? a : b;
+    zmin = a1 < zmin ? a1 : zmin;
+    zmin = b1 < zmin ? b1 : zmin;
+    float mag = __builtin_fabsf(t->zBase) + __builtin_fabsf(t->zdy * fy1) + __builtin_fabsf(t->zdx * xo1);
+    zmin -= 1e-6f * mag;
+    for (int ty = ry0 >> 3; ty <= ry1 >> 3; ty++)
+        for (int tx = t->minX >> 3; tx <= t->maxX >> 3; tx++)
+            if (!(zmin >= KNAME(tile_max)(hiz, tx, ty, depth, width))) return 0;
+    return 1;
+}
+
+/// One 8-pixel block of a lit triangle at (cx…cx+7, py), in the lanes of `mask`.
+KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, uint32_t *row, float *drow,
+                              float z0, spv_float4 c, spv_float4 n, spv_float4 light, spv_hiz *hiz) {
+    const f8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    f8 xo = (f8)(float)(cx - t->minX) + iota;
+    f8 z = z0 + t->zdx * xo;
+    f8 old = KNAME(load_f)(drow + cx);
+    mask &= z < old;
+    if (__builtin_reduce_or(mask) == 0) return;
+    f8 inv = 1.0f / (n.w + t->ndx.w * xo);
+    // The normal is used as normal/w: 1/w > 0 (after near clipping) and the shading
+    // normalises it, so the divide by 1/w is left out.
+    f8 nx = n.x + t->ndx.x * xo, ny = n.y + t->ndx.y * xo, nz = n.z + t->ndx.z * xo;
+    f8 nn = nx * nx + ny * ny + nz * nz;
+    f8 dot = nx * light.x + ny * light.y + nz * light.z;
+    f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
+    ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
+    f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
+    i8 r = KNAME(trunc8)(KNAME(clamp01)(((c.x + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
+    i8 g = KNAME(trunc8)(KNAME(clamp01)(((c.y + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
+    i8 b = KNAME(trunc8)(KNAME(clamp01)(((c.z + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
+    i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
+    i8 d = KNAME(load_i)(row + cx);
+    KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+    KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
+    if (hiz) {
+        uint8_t *dirty = hiz->dirty + (py >> 3) * hiz->tilesX;
+        dirty[cx >> 3] = 1;
+        dirty[(cx + 7) >> 3] = 1;
+    }
+}
+
+/// |v| < 2^30.
+KINLINE int KNAME(small)(int64_t v) { return v > -(1LL << 30) && v < (1LL << 30); }
+
+static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth,
+                                      int width, spv_float4 light, spv_hiz *hiz) {
+    if (hiz && KNAME(hidden)(t, ry0, ry1, depth, width, hiz)) return;
+    const int oy = t->minY;
+    if (t->maxX - t->minX < 8) {
+        // Narrow triangle: one block per row at a fixed column, coverage straight from the
+        // three edge functions in 32-bit lanes (exact when every value in the block's
+        // rectangle is below 2^30, checked at its corners; E is linear in px and py).
+        int cx = t->minX < width - 8 ? t->minX : width - 8;
+        int64_t e0[3];
+        int fits = 1;
+        for (int k = 0; k < 3; k++) {
+            const spv_edge *e = &t->e[k];
+            e0[k] = e->row + e->stepX * cx + e->stepY * (int64_t)ry0;
+            int64_t e1 = e0[k] + e->stepY * (int64_t)(ry1 - ry0);
+            fits &= KNAME(small)(e0[k]) & KNAME(small)(e0[k] + 7 * e->stepX) & KNAME(small)(e1) &
+                    KNAME(small)(e1 + 7 * e->stepX) & KNAME(small)(e->stepY) & KNAME(small)(8 * e->stepX);
+        }
+        if (fits) {
+            const i8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
+            const i8 inside = (lane >= t->minX - cx) & (lane <= t->maxX - cx);
+            i8 ea = (int)e0[0] + (int)t->e[0].stepX * lane;
+            i8 eb = (int)e0[1] + (int)t->e[1].stepX * lane;
+            i8 ec = (int)e0[2] + (int)t->e[2].stepX * lane;
+            const int sa = (int)t->e[0].stepY, sb = (int)t->e[1].stepY, sc = (int)t->e[2].stepY;
+            for (int py = ry0; py <= ry1; py++) {
+                i8 mask = inside & (ea >= 0) & (eb >= 0) & (ec >= 0);
+                if (__builtin_reduce_or(mask) != 0) {
+                    float fy = (float)(py - oy);
+                    KNAME(lit_block)(t, py, cx, mask, color + (int64_t)py * width, depth + (int64_t)py * width,
+                                     t->zBase + t->zdy * fy, t->cBase + t->cdy * fy, t->nBase + t->ndy * fy, light, hiz);
+                }
+                ea += sa; eb += sb; ec += sc;
+            }
+            return;
+        }
+    }
+    KROWS(t, ry0, ry1, {
+        uint32_t *row = color + (int64_t)py * width;
+        float *drow = depth + (int64_t)py * width;
+        float fy = (float)(py - oy);
+        float z0 = t->zBase + t->zdy * fy;
+        spv_float4 c = t->cBase + t->cdy * fy, n = t->nBase + t->ndy * fy;
+        for (int x = xs; x <= xe;) {
+            i8 mask;
+            int cx = KNAME(block)(x, xe, width, &mask);
+            KNAME(lit_block)(t, py, cx, mask, row, drow, z0, c, n, light, hiz);
+            x = cx + 8;
+        }
+    });
+}
+
+#undef KROWS
+#undef KINLINE
