@@ -34,6 +34,7 @@ public final class FrameComposer {
         scene.vertices2D.reserveCapacity(120_000)
         scene.vertices3D.reserveCapacity(100_000)
         rasterizer = Rasterizer(threads: settings.threads)
+        state.smoothing = settings.smoothing
     }
 
     /// Advances one video frame toward `target` (the latest analysis frame at or before

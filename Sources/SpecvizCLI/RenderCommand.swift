@@ -27,6 +27,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var look: LookOptions
 
+    @OptionGroup var analysis: AnalysisOptions
+
     @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
     var output: String?
 
@@ -71,7 +73,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try look.settings()
+        var settings = try look.settings()
+        try analysis.apply(to: &settings)
         if live { return try runLive(settings: settings) }
         guard let output else { throw CLIError("missing -o OUTPUT") }
         let isPNG = output.lowercased().hasSuffix(".png")

@@ -10,6 +10,7 @@ struct SpecvizCommand: ParsableCommand {
         subcommands: [
             // Each command lives in its own file in this folder.
             RenderCommand.self,
+            AnalyzeCommand.self,
             LiveCommand.self,
             ModesCommand.self,
             TuneCommand.self,
