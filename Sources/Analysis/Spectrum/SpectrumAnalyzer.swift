@@ -60,9 +60,12 @@ public final class SpectrumAnalyzer {
     /// (power measure); interpolation centre in bins (−1: not narrow).
     private let first: [Int]
     private let count: [Int]
-    private let wFirst: [Float]
-    private let wLast: [Float]
-    private let centreBin: [Float]
+    private let plan: [BandPlan]
+    /// The decimated bass spectrum (band-power path, when it is finer than the main FFT).
+    private let bass: BassSpectrum?
+    private var bassDB: [Float]
+    private var bassLevels: [Float]
+    private var bassCountdown = 0
     private let bandWeightDB: [Float]
     private let binWeight: [Float]
     private var tilt: [Float]
@@ -75,6 +78,8 @@ public final class SpectrumAnalyzer {
     private var re: [Float]
     private var im: [Float]
     private var bin: [Float]
+    /// dB of the bins the narrow bands interpolate (0 … the highest one's k + 1).
+    private var lowDB: [Float]
     private var hopIndex = 0
     private let levelUnit: String
     private var samplesSeen = 0
@@ -126,9 +131,29 @@ public final class SpectrumAnalyzer {
                 if z - a < 3 { cb[i] = Float(min(max(lay.centers[i] / binHz, 1), Double(half - 1))) }
             }
         }
-        first = f; count = c; wFirst = w0; wLast = w1; centreBin = cb
+        first = f; count = c
         let weighting = config.weighting
-        bandWeightDB = lay.centers.map { Float(weighting.gain($0)) }
+        let bwDB = lay.centers.map { Float(weighting.gain($0)) }
+        bandWeightDB = bwDB
+        // Multi-resolution: bands below six main bins (and inside the bass path's flat
+        // range) read the decimated 8192-sample spectrum when it is finer.
+        let bassRate = Double(sr) / Double(BassSpectrum.factor * BassSpectrum.size)
+        let useBass = !seedLevels && binHz > 1.5 * bassRate
+        var bassUsed = false
+        plan = (0..<b).map { i in
+            let lo = lay.lower[i], hi = lay.upper[i]
+            if useBass && hi <= min(6 * (Double(sr) / Double(n)), 0.065 * Double(sr) / Double(BassSpectrum.factor)) {
+                bassUsed = true
+                var p = BandPlan.make(lo: lo, hi: hi, centre: lay.centers[i], binHz: bassRate, lastBin: BassSpectrum.size / 2)
+                p.weightDB = bwDB[i]
+                p.bass = true
+                return p
+            }
+            return BandPlan(first: Int32(f[i]), count: lo >= Double(sr) / 2 ? 0 : Int32(c[i]), wFirst: w0[i], wLast: w1[i],
+                            centreBin: cb[i], weightDB: bwDB[i], bass: false)
+        }
+        bass = bassUsed ? BassSpectrum(sampleRate: sr, maxHop: config.hopSize) : nil
+        bassLevels = [Float](repeating: -200, count: b)
         binWeight = (0...half).map { k in
             k == 0 || weighting == .none ? 1 : Float(pow(10, weighting.gain(Double(k) * Double(sr) / Double(n)) / 10))
         }
@@ -154,6 +179,9 @@ public final class SpectrumAnalyzer {
         re = [Float](repeating: 0, count: half + 1)
         im = [Float](repeating: 0, count: half + 1)
         bin = [Float](repeating: 0, count: half + 1)
+        lowDB = [Float](repeating: -200, count: min(plan.map { $0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0, half + 1))
+        bassDB = [Float](repeating: -200, count: min(plan.map { !$0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0,
+                                                     BassSpectrum.size / 2 + 1))
     }
 
     /// Music-mode tilt in dB for a frequency (Hz): 0 at or below 200 Hz.
@@ -184,9 +212,23 @@ public final class SpectrumAnalyzer {
             }
         }
         samplesSeen += hopSize
+        bass?.push(hop)
         // Level of the hop itself (time domain).
         var sq: Float = 0, pk: Float = 0
-        for i in 0..<hopSize { let v = hop[i]; sq += v * v; pk = max(pk, abs(v)) }
+        do {
+            var s4 = SIMD4<Float>(), p4 = SIMD4<Float>()
+            let raw = UnsafeRawPointer(hop.baseAddress!)
+            let body = hopSize & ~3
+            var i = 0
+            while i < body {
+                let v = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Float>.self)
+                s4 += v * v
+                p4 = pointwiseMax(p4, pointwiseMax(v, -v))
+                i += 4
+            }
+            sq = s4.sum(); pk = p4.max()
+            while i < hopSize { let v = hop[i]; sq += v * v; pk = max(pk, abs(v)); i += 1 }
+        }
         frame.rmsDB = 10 * log10f(max(sq / Float(hopSize), 1e-20))
         frame.peakDB = 20 * log10f(max(pk, 1e-10))
 
@@ -197,19 +239,41 @@ public final class SpectrumAnalyzer {
         history.withUnsafeBufferPointer { h in
             windowed.withUnsafeMutableBufferPointer { w in
                 window.withUnsafeBufferPointer { win in
-                    let base = h.count - n
-                    for i in 0..<n { w[i] = h[base + i] * win[i] }
+                    let src = UnsafeRawPointer(h.baseAddress! + (h.count - n)), wr = UnsafeRawPointer(win.baseAddress!)
+                    let dst = UnsafeMutableRawPointer(w.baseAddress!)
+                    var i = 0
+                    while i < n {   // n is a power of two ≥ 512
+                        let v = src.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Float>.self)
+                            * wr.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Float>.self)
+                        dst.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD4<Float>.self)
+                        i += 4
+                    }
                 }
                 re.withUnsafeMutableBufferPointer { r in
                     im.withUnsafeMutableBufferPointer { m in
                         fft.forward(w.baseAddress!, re: r.baseAddress!, im: m.baseAddress!)
                         bin.withUnsafeMutableBufferPointer { p in
                             let scale = seedLevels ? seedScale : powerScale
-                            for k in 0...half {
+                            let rr = UnsafeRawPointer(r.baseAddress!), mr = UnsafeRawPointer(m.baseAddress!)
+                            let pr = UnsafeMutableRawPointer(p.baseAddress!)
+                            var best = SIMD4<Float>(repeating: -1)
+                            var k = 0
+                            while k + 4 <= half {
+                                let a = rr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                                let b = mr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                                let v = (a * a + b * b) * scale
+                                pr.storeBytes(of: v, toByteOffset: 4 * k, as: SIMD4<Float>.self)
+                                best = pointwiseMax(best, v)
+                                k += 4
+                            }
+                            peakValue = best.max()
+                            while k <= half {
                                 let v = (r[k] * r[k] + m[k] * m[k]) * scale
                                 p[k] = v
-                                if v > peakValue { peakValue = v; peakBin = k }
+                                if v > peakValue { peakValue = v }
+                                k += 1
                             }
+                            for j in 0...half where p[j] == peakValue { peakBin = j; break }
                         }
                     }
                 }
@@ -294,35 +358,60 @@ public final class SpectrumAnalyzer {
 
     /// Band power in dBFS with interpolation for narrow bands, weighting, tilt, gain.
     private func powerBands(into frame: inout SpectrumFrame) {
+        bin.withUnsafeBufferPointer { p in
+            lowDB.withUnsafeMutableBufferPointer { d in
+                for k in 0..<d.count { d[k] = fastDecibels(p[k]) }
+            }
+        }
+        if let bass {
+            // The bass window is 8192 samples: a new spectrum every 4096 input samples
+            // (50 % overlap) is all it resolves; in between its bands keep their levels.
+            if bassCountdown <= 0 {
+                bass.analyse()
+                bass.power.withUnsafeBufferPointer { p in
+                    bassDB.withUnsafeMutableBufferPointer { d in
+                        for k in 0..<d.count { d[k] = fastDecibels(p[k]) }
+                    }
+                }
+                bassBands(bass)
+                bassCountdown += 4096
+            }
+            bassCountdown -= hopSize
+        }
         let gain = gainDB
         let inv = 1 / enbw
-        let nyquist = Double(sampleRate) / 2
+        let weighted = config.weighting != .none
         var loudest: Float = -200
         bin.withUnsafeBufferPointer { p in
-            binWeight.withUnsafeBufferPointer { bw in
-                frame.bandDB.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<layout.count {
-                        if layout.lower[i] >= nyquist { out[i] = -200; continue }
-                        let f = first[i], c = count[i]
-                        var acc: Float
-                        if c == 1 {
-                            acc = p[f] * bw[f] * wFirst[i]
-                        } else {
-                            acc = p[f] * bw[f] * wFirst[i] + p[f + c - 1] * bw[f + c - 1] * wLast[i]
-                            if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] * bw[k] } }
+            lowDB.withUnsafeBufferPointer { lowDB in
+                binWeight.withUnsafeBufferPointer { bw in
+                    plan.withUnsafeBufferPointer { plan in
+                        frame.bandDB.withUnsafeMutableBufferPointer { out in
+                            for i in 0..<plan.count {
+                                let b = plan[i]
+                                if b.bass { out[i] = bassLevels[i]; continue }
+                                let f = Int(b.first), c = Int(b.count)
+                                if c == 0 { out[i] = -200; continue }
+                                var acc: Float
+                                if c == 1 {
+                                    acc = p[f] * b.wFirst * (weighted ? bw[f] : 1)
+                                } else if weighted {
+                                    acc = p[f] * bw[f] * b.wFirst + p[f + c - 1] * bw[f + c - 1] * b.wLast
+                                    if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] * bw[k] } }
+                                } else {
+                                    acc = p[f] * b.wFirst + p[f + c - 1] * b.wLast
+                                    if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] } }
+                                }
+                                var value = fastDecibels(acc * inv)
+                                let x = b.centreBin
+                                if x >= 0 {
+                                    // Parabola in dB through the three bins around the centre.
+                                    let interp = interpolatedDB(lowDB, at: x) + b.weightDB
+                                    if interp > value { value = interp }
+                                }
+                                out[i] = value
+                            }
                         }
-                        var value = 10 * log10f(max(acc * inv, 1e-20))
-                        let x = centreBin[i]
-                        if x >= 0 {
-                            // Parabola in dB through the three bins around the centre.
-                            let k = Int(x.rounded())
-                            let a = 10 * log10f(max(p[k - 1], 1e-20)), b = 10 * log10f(max(p[k], 1e-20))
-                            let d = 10 * log10f(max(p[k + 1], 1e-20))
-                            let t = x - Float(k)
-                            let interp = b + 0.5 * t * (d - a) + 0.5 * t * t * (a - 2 * b + d) + bandWeightDB[i]
-                            if interp > value { value = interp }
-                        }
-                        out[i] = value
                     }
                 }
             }
@@ -351,6 +440,23 @@ public final class SpectrumAnalyzer {
         frame.bandDB.withUnsafeBufferPointer { out in
             frame.bands.withUnsafeMutableBufferPointer { disp in
                 for i in 0..<layout.count { disp[i] = min(max((out[i] - bottom) / (top - bottom), 0), 1) }
+            }
+        }
+    }
+
+    /// The bands on the bass path: the same measure on the decimated spectrum, weighted
+    /// at the band centre.
+    private func bassBands(_ bass: BassSpectrum) {
+        let inv = 1 / bass.enbw
+        bass.power.withUnsafeBufferPointer { p in
+            bassDB.withUnsafeBufferPointer { db in
+                plan.withUnsafeBufferPointer { plan in
+                    bassLevels.withUnsafeMutableBufferPointer { out in
+                        for i in 0..<plan.count where plan[i].bass {
+                            out[i] = plan[i].level(p, db, inv)
+                        }
+                    }
+                }
             }
         }
     }
@@ -385,4 +491,74 @@ public final class SpectrumAnalyzer {
         autoSlope = min(max(-SpectrumAnalyzer.autoFraction * slope, -6), 9)
         for i in 0..<b { tilt[i] = Float(autoSlope * octaves[i]) }
     }
+}
+
+/// What the band-power path needs per band, packed (first bin, bin count — 0 above
+/// Nyquist —, fractional weights of the first and last bin, interpolation centre in bins
+/// or −1, weighting at the centre in dB).
+struct BandPlan {
+    var first: Int32
+    var count: Int32
+    var wFirst: Float
+    var wLast: Float
+    var centreBin: Float
+    var weightDB: Float
+    /// Read from the decimated bass spectrum.
+    var bass: Bool
+}
+
+extension BandPlan {
+    /// The plan of band [lo, hi] (Hz) on a spectrum of `binHz` bins 0 … lastBin, unweighted
+    /// per bin (the weighting goes in at the centre).
+    static func make(lo: Double, hi: Double, centre: Double, binHz: Double, lastBin: Int) -> BandPlan {
+        let a = lo / binHz, z = min(hi / binHz, Double(lastBin) + 0.5)
+        let k0 = max(Int((a - 0.5).rounded(.down)) + 1, 0)
+        let k1 = min(Int((z + 0.5).rounded(.up)) - 1, lastBin)
+        let first = min(k0, k1), count = max(k1 - k0 + 1, 1)
+        var w0: Float = 1, w1: Float = 1
+        if count == 1 {
+            w0 = Float(z - a); w1 = w0
+        } else {
+            w0 = Float(min(Double(first) + 0.5, z) - a)
+            w1 = Float(z - (Double(first + count - 1) - 0.5))
+        }
+        let cb: Float = z - a < 3 ? Float(min(max(centre / binHz, 1), Double(lastBin - 1))) : -1
+        return BandPlan(first: Int32(first), count: Int32(count), wFirst: w0, wLast: w1, centreBin: cb, weightDB: 0, bass: false)
+    }
+
+    /// Band power (dB) from bin powers `p` and their dB `db` (for the interpolation),
+    /// `inv` = 1/ENBW, plus the centre weighting.
+    @inline(__always)
+    func level(_ p: UnsafeBufferPointer<Float>, _ db: UnsafeBufferPointer<Float>, _ inv: Float) -> Float {
+        let f = Int(first), c = Int(count)
+        if c == 0 { return -200 }
+        var acc = p[f] * wFirst
+        if c > 1 {
+            acc += p[f + c - 1] * wLast
+            if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] } }
+        }
+        var value = fastDecibels(acc * inv)
+        if centreBin >= 0 {
+            let interp = interpolatedDB(db, at: centreBin)
+            if interp > value { value = interp }
+        }
+        return value + weightDB
+    }
+}
+
+/// The spectrum in dB at fractional bin `x` (≥ 1): a parabola through the louder of the
+/// two bins around x and its neighbours (the shape of the window's main lobe near a
+/// peak), or the straight line between the two bins where that parabola opens upward.
+@inline(__always)
+func interpolatedDB(_ db: UnsafeBufferPointer<Float>, at x: Float) -> Float {
+    let k0 = min(Int(x), db.count - 2)
+    let k = min(max(db[k0 + 1] > db[k0] ? k0 + 1 : k0, 1), db.count - 2)
+    let l = db[k - 1], m = db[k], r = db[k + 1]
+    let curve = l - 2 * m + r
+    if curve >= 0 {
+        let t = x - Float(k0)
+        return db[k0] + t * (db[k0 + 1] - db[k0])
+    }
+    let t = x - Float(k)
+    return m + 0.5 * t * (r - l) + 0.5 * t * t * curve
 }
