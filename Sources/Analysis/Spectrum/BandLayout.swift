@@ -6,7 +6,8 @@ import Glibc
 /// `FrequencyScale`, a band count (continuous scales) and a frequency range.
 ///
 /// `log`, 128 bands, 20 Hz … 20 kHz is exactly the seed's `LogBands`. For `notes` and
-/// `octave:N` the bands are those of the series whose centre lies inside the range.
+/// `octave:N` the bands are those of the series whose centre lies inside the range
+/// (octave bands within 1 %, so 20:20000 holds the nominal 20 Hz and 20 kHz third-octaves).
 public struct BandLayout: Sendable, Equatable {
     public let scale: FrequencyScale
     public let centers: [Double]
@@ -54,8 +55,9 @@ public struct BandLayout: Sendable, Equatable {
             }
             // x range: solve mid(x) within [lowHz, highHz].
             var x = Int((b * log(lowHz / 1000) / log(g)).rounded(.down)) - 2
-            while mid(x) < lowHz * (1 - 1e-9) { x += 1 }
-            while mid(x) <= highHz * (1 + 1e-9) {
+            // Centres within 1 % of the range count (the nominal 20 Hz band's centre is 19.95 Hz).
+            while mid(x) < lowHz * 0.99 { x += 1 }
+            while mid(x) <= highHz * 1.01 {
                 let f = mid(x)
                 c.append(f); lo.append(f * pow(g, -1 / (2 * b))); hi.append(f * pow(g, 1 / (2 * b)))
                 x += 1

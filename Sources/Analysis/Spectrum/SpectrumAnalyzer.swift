@@ -135,14 +135,14 @@ public final class SpectrumAnalyzer {
         let weighting = config.weighting
         let bwDB = lay.centers.map { Float(weighting.gain($0)) }
         bandWeightDB = bwDB
-        // Multi-resolution: bands below six main bins (and inside the bass path's flat
+        // Multi-resolution: bands below eight main bins (and inside the bass path's flat
         // range) read the decimated 8192-sample spectrum when it is finer.
         let bassRate = Double(sr) / Double(BassSpectrum.factor * BassSpectrum.size)
         let useBass = !seedLevels && binHz > 1.5 * bassRate
         var bassUsed = false
         plan = (0..<b).map { i in
             let lo = lay.lower[i], hi = lay.upper[i]
-            if useBass && hi <= min(6 * (Double(sr) / Double(n)), 0.065 * Double(sr) / Double(BassSpectrum.factor)) {
+            if useBass && hi <= min(8 * (Double(sr) / Double(n)), 0.065 * Double(sr) / Double(BassSpectrum.factor)) {
                 bassUsed = true
                 var p = BandPlan.make(lo: lo, hi: hi, centre: lay.centers[i], binHz: bassRate, lastBin: BassSpectrum.size / 2)
                 p.weightDB = bwDB[i]
