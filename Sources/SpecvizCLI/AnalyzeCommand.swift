@@ -83,12 +83,14 @@ struct AnalyzeCommand: ParsableCommand {
             line = "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db\n"
         }
         try sink.write(line)
+        // As `render` counts frames: ⌈fps · duration⌉ when the duration is known.
+        let total = feed.source.duration.map { max(0, Int((Double(fps) * $0 - 1e-6).rounded(.up))) }
         var k = 0
-        while true {
+        while total.map({ k < $0 }) ?? true {
             let t = Double(k) / Double(fps)
             try feed.advance(to: t)
             if feed.exhausted && feed.samplesRead == 0 { throw CLIError("'\(input)' contains no audio samples") }
-            if feed.exhausted && t >= feed.timeRead - 1e-9 { break }
+            if total == nil && feed.exhausted && t >= feed.timeRead - 1e-9 { break }
             state.step(toward: feed.latest)
             let f = feed.latest
             let lo = state.dbBottom, span = state.dbTop - state.dbBottom
