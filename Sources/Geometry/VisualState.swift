@@ -30,6 +30,9 @@ public struct VisualState: Sendable {
     /// Newest row last: `spectrogram.row(0)` is the oldest.
     public var spectrogram = History(rows: 128)
     public var surface = History(rows: 60)
+    /// One row per analysis hop for the full-resolution spectrogram (nil: not kept).
+    public var hopHistory: History? = nil
+    private var lastHop = -1
     /// Video frames rendered so far.
     public var frameIndex = 0
     /// Additive colour boost of the beat flash (0 or 0.15).
@@ -83,6 +86,11 @@ public struct VisualState: Sendable {
         }
         dbTop = target.dbTop
         dbBottom = target.dbBottom
+        if hopHistory != nil && target.index != lastHop && target.index >= 0 {
+            if hopHistory!.bands != n { hopHistory = History(rows: hopHistory!.rows, bands: n) }
+            hopHistory!.push(target.bands)
+            lastHop = target.index
+        }
         if frameIndex % VisualState.scrollEvery == 0 {
             spectrogram.push(display)
             surface.push(display)
@@ -97,6 +105,8 @@ public struct History: Sendable {
     public let bands: Int
     @usableFromInline var storage: [Float]
     @usableFromInline var next = 0
+    /// Rows pushed so far, up to `rows`.
+    public private(set) var filled = 0
 
     public init(rows: Int, bands: Int = LogBands.count) {
         self.rows = rows
@@ -112,6 +122,7 @@ public struct History: Sendable {
             for i in 0..<n { s[base + i] = row[i] }
         }
         next = (next + 1) % rows
+        filled = min(filled + 1, rows)
     }
 
     /// Value of band `band` in row `r` (0 = oldest, rows − 1 = newest).

@@ -20,6 +20,8 @@ public struct RenderSettings: Sendable {
     /// Display smoothing per video frame toward the analysis (seed: rise 0.35, fall 0.12)
     /// and the peak markers' hold time (s) before they fall.
     public var smoothing = Smoothing.seed
+    /// Spectrogram: the seed's 128-row grid, or one row per hop and colour per pixel.
+    public var fullResolutionSpectrogram = false
     /// Legacy switch: true keeps the analysis' tilt (music mode), false selects the seed's
     /// untilted mic-mode levels when the analysis uses the seed measure, else no tilt.
     public var musicMode: Bool {

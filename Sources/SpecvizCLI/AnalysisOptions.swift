@@ -10,7 +10,10 @@ import Specviz
 struct AnalysisOptions: ParsableArguments {
     /// The config-file keys these options read.
     static let keys = ["scale", "bands", "freq-range", "fft-size", "window", "overlap", "hop", "weighting", "tilt",
-                       "db-range", "smoothing", "peak-hold", "gain"]
+                       "db-range", "smoothing", "peak-hold", "gain", "resolution"]
+
+    @Option(help: "Spectrogram resolution: full (one row per analysis hop, colour per pixel across, like ffmpeg's showspectrum) or grid (the original 128×128 cells). Default full.")
+    var resolution: String?
 
     @Option(help: "Frequency scale: log, linear, mel, bark, erb, notes (one band per semitone) or octave:N (N = 1, 2, 3, 6, 12, 24; IEC 61260 bands). Default log.")
     var scale: String?
@@ -145,6 +148,12 @@ struct AnalysisOptions: ParsableArguments {
     func apply(to settings: inout RenderSettings, defaultTilt: Tilt = AnalysisConfig.defaultTilt) throws {
         settings.analysis = try config(defaultTilt: defaultTilt)
         settings.smoothing = try smoothing(fps: settings.fps)
+        let res = try resolution ?? Config.load().analysis["resolution"] ?? "full"
+        switch res.lowercased() {
+        case "full": settings.fullResolutionSpectrogram = true
+        case "grid", "seed": settings.fullResolutionSpectrogram = false
+        default: throw ValidationError("unknown --resolution '\(res)' (full, grid)")
+        }
     }
 
     /// "A:B" as two numbers (a leading minus allowed on both).

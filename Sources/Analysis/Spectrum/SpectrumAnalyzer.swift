@@ -73,6 +73,7 @@ public final class SpectrumAnalyzer {
     private let fitWeight: [Double]
     private var longTerm: [Float]
     private var longTermHops = 0
+    private var autoHop = 0
     private var history: [Float]
     private var windowed: [Float]
     private var re: [Float]
@@ -161,7 +162,7 @@ public final class SpectrumAnalyzer {
         octaves = oct
         fitWeight = (0..<b).map { i in
             let fc = lay.centers[i]
-            return fc >= 40 && fc <= 16_000 && fc < Double(sr) * 0.45 ? log2(lay.upper[i] / lay.lower[i]) : 0
+            return fc >= 50 && fc <= 12_800 && fc < Double(sr) * 0.45 ? log2(lay.upper[i] / lay.lower[i]) : 0
         }
         longTerm = [Float](repeating: 0, count: b)
         switch config.tilt {
@@ -461,35 +462,35 @@ public final class SpectrumAnalyzer {
         }
     }
 
-    /// `--tilt auto`: the long-term average of each band's level in dB (exponential,
-    /// `autoSeconds`; a plain mean while fewer hops have been seen; levels floored at
-    /// −120 dB), a weighted least-squares line through it against octaves from 1 kHz
-    /// (bands 40 Hz–16 kHz, weighted by their width in octaves), refitted every 4th hop,
-    /// and `autoFraction` of that slope taken away. Silent hops (every band below −90 dB)
-    /// do not count. Does not allocate.
+    /// `--tilt auto`: the long-term average band power (exponential, `autoSeconds`; a plain
+    /// mean while fewer updates have been seen; every 4th hop; silent hops, every band below
+    /// −90 dB, do not count), its energy per octave below and above 800 Hz (50–800 Hz and
+    /// 800 Hz–12.8 kHz, each centred 2 octaves from the pivot: empty bands weigh nothing, so
+    /// a track without deep bass or air is not read as tilted), the slope between the two
+    /// in dB per octave, and `autoFraction` of it taken away (clamped to −3…+6 dB/octave),
+    /// pivoting at 1 kHz, the tilt held constant beyond 125 Hz … 10 kHz. Does not allocate.
     private func updateAutoTilt(_ levels: [Float]) {
         let b = layout.count
-        guard levels.contains(where: { $0 > -90 }) else { return }
+        autoHop += 1
+        guard autoHop % 4 == 1, levels.contains(where: { $0 > -90 }) else { return }
         longTermHops += 1
-        let alpha = Float(max(1 / Double(longTermHops), Double(hopSize) / (SpectrumAnalyzer.autoSeconds * Double(sampleRate))))
+        let alpha = Float(max(1 / Double(longTermHops), 4 * Double(hopSize) / (SpectrumAnalyzer.autoSeconds * Double(sampleRate))))
+        var lowE = 0.0, lowW = 0.0, highE = 0.0, highW = 0.0
         levels.withUnsafeBufferPointer { lv in
             longTerm.withUnsafeMutableBufferPointer { lt in
-                for i in 0..<b { lt[i] += (max(lv[i], -120) - lt[i]) * alpha }
+                for i in 0..<b {
+                    lt[i] += (exp2f(max(lv[i], -150) * 0.33219281) - lt[i]) * alpha
+                    let w = fitWeight[i]
+                    if w == 0 { continue }
+                    if octaves[i] < -0.32 { lowE += Double(lt[i]); lowW += w } else { highE += Double(lt[i]); highW += w }
+                }
             }
         }
-        guard longTermHops % 4 == 1 else { return }
-        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
-        for i in 0..<b {
-            let w = fitWeight[i]
-            if w == 0 { continue }
-            let x = octaves[i], y = Double(longTerm[i])
-            sw += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y
-        }
-        let den = sw * sxx - sx * sx
-        guard sw > 0, den > 1e-9 else { return }
-        let slope = (sw * sxy - sx * sy) / den
-        autoSlope = min(max(-SpectrumAnalyzer.autoFraction * slope, -6), 9)
-        for i in 0..<b { tilt[i] = Float(autoSlope * octaves[i]) }
+        guard lowW > 0, highW > 0, lowE > 1e-15, highE > 1e-15 else { return }
+        // Energy per octave in each region; their centres are 4 octaves apart.
+        let slope = (10 * log10(highE / highW) - 10 * log10(lowE / lowW)) / 4
+        autoSlope = min(max(-SpectrumAnalyzer.autoFraction * slope, -3), 6)
+        for i in 0..<b { tilt[i] = Float(autoSlope * min(max(octaves[i], -3), 3.32)) }
     }
 }
 
