@@ -38,9 +38,7 @@ public enum SpectrumBenchmark {
             ("seed analysis (tilt seed)", .seed(musicMode: true)),
             ("default analysis (tilt auto)", AnalysisConfig()),
             ("FFT 65536, hop 2048", largest),
-            ("tilt off (probe)", { var c = AnalysisConfig(); c.tilt = .off; return c }()),
         ]
-        if getenv("SPECVIZ_PROBE") != nil { _ = run(AnalysisConfig(), seconds: 600); return [] }
         let fft = RealFFT(size: 2048)
         let x = [Float](repeating: 0.25, count: 2048)
         var re = [Float](repeating: 0, count: 1025), im = re
