@@ -204,12 +204,13 @@ public final class SpectrumAnalyzer {
         frame.axis = layout.axis
         frame.levelUnit = levelUnit
         let len = history.count
-        history.withUnsafeMutableBufferPointer { h in
-            if hopSize < len {
-                for i in 0..<(len - hopSize) { h[i] = h[i + hopSize] }
-                for i in 0..<hopSize { h[len - hopSize + i] = hop[i] }
-            } else {
-                for i in 0..<len { h[i] = hop[hopSize - len + i] }
+        // A hop at least as long as the history is the history: read it in place.
+        let inPlace = hopSize >= len
+        if !inPlace {
+            history.withUnsafeMutableBufferPointer { h in
+                let dst = h.baseAddress!
+                memmove(dst, dst + hopSize, (len - hopSize) * MemoryLayout<Float>.size)
+                memcpy(dst + (len - hopSize), hop.baseAddress!, hopSize * MemoryLayout<Float>.size)
             }
         }
         samplesSeen += hopSize
@@ -237,7 +238,8 @@ public final class SpectrumAnalyzer {
         let seedLevels = config.tilt.usesSeedLevels
         var peakBin = 0
         var peakValue: Float = -1
-        history.withUnsafeBufferPointer { h in
+        history.withUnsafeBufferPointer { stored in
+            let h = inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored
             windowed.withUnsafeMutableBufferPointer { w in
                 window.withUnsafeBufferPointer { win in
                     let src = UnsafeRawPointer(h.baseAddress! + (h.count - n)), wr = UnsafeRawPointer(win.baseAddress!)
@@ -287,7 +289,8 @@ public final class SpectrumAnalyzer {
             powerBands(into: &frame)
         }
         frame.waveform.withUnsafeMutableBufferPointer { wf in
-            history.withUnsafeBufferPointer { h in
+            history.withUnsafeBufferPointer { stored in
+                let h = inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored
                 let base = h.count - 2048
                 for i in 0..<SpectrumAnalyzer.waveformLength { wf[i] = h[base + i * 4] }
             }
@@ -463,7 +466,7 @@ public final class SpectrumAnalyzer {
     }
 
     /// `--tilt auto`: the long-term average band power (exponential, `autoSeconds`; a plain
-    /// mean while fewer updates have been seen; every 4th hop; silent hops, every band below
+    /// mean while fewer updates have been seen; every 8th hop; silent hops, every band below
     /// −90 dB, do not count), its energy per octave below and above 800 Hz (50–800 Hz and
     /// 800 Hz–12.8 kHz, each centred 2 octaves from the pivot: empty bands weigh nothing, so
     /// a track without deep bass or air is not read as tilted), the slope between the two
@@ -472,9 +475,9 @@ public final class SpectrumAnalyzer {
     private func updateAutoTilt(_ levels: [Float]) {
         let b = layout.count
         autoHop += 1
-        guard autoHop % 4 == 1, levels.contains(where: { $0 > -90 }) else { return }
+        guard autoHop % 8 == 1, levels.contains(where: { $0 > -90 }) else { return }
         longTermHops += 1
-        let alpha = Float(max(1 / Double(longTermHops), 4 * Double(hopSize) / (SpectrumAnalyzer.autoSeconds * Double(sampleRate))))
+        let alpha = Float(max(1 / Double(longTermHops), 8 * Double(hopSize) / (SpectrumAnalyzer.autoSeconds * Double(sampleRate))))
         var lowE = 0.0, lowW = 0.0, highE = 0.0, highW = 0.0
         levels.withUnsafeBufferPointer { lv in
             longTerm.withUnsafeMutableBufferPointer { lt in
