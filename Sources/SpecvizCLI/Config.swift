@@ -8,6 +8,9 @@ import SpecvizCore
 ///     {"mode": "curve", "preset": "guitar-standard", "reference": 442, "size": "1280x720",
 ///      "fps": 60, "tilt": true, "tuner": false, "bpm": true}
 ///
+/// The analysis keys of `AnalysisOptions.keys` ("scale", "fft-size", "db-range", …) hold the
+/// option's text and are checked when used; "tilt" also takes true (the default) or false (off).
+///
 /// Command-line flags override these; `specviz live` and `render --live` write the mode and
 /// overlays back when they end (as the seed's @AppStorage does). A broken file is a
 /// `ConfigError` naming the file and the line, never a crash. Unknown keys are ignored
