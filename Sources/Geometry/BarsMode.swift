@@ -14,7 +14,7 @@ public struct BarsMode: ModeBuilder {
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let r = layout.spectrum
-        let n = LogBands.count
+        let n = state.display.count
         let slot = r.width / Float(n)
         let half = slot * BarsMode.fill * 0.5
         let peakHeight = max(2, 3 * layout.scale) * layout.clipPerPixel.y

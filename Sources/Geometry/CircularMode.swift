@@ -59,7 +59,7 @@ public struct CircularMode: ModeBuilder {
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let g = CircularMode.geometry(layout: layout)
-        let n = LogBands.count
+        let n = state.display.count
         // Pixel → clip conversion per axis: the aspect correction.
         let k = SIMD2<Float>(g.unitPixels * 2 / Float(layout.width), g.unitPixels * 2 / Float(layout.height))
         let c = g.center

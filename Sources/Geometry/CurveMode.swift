@@ -26,13 +26,13 @@ public struct CurveMode: ModeBuilder {
 
     /// Clip-space point of band i's centre on the curve at value v (0…1).
     @inlinable
-    static func point(_ i: Int, _ v: Float, _ r: Layout.Rect) -> SIMD2<Float> {
-        SIMD2(r.x0 + (Float(i) + 0.5) / Float(LogBands.count) * r.width, r.y0 + min(max(v, 0), 1) * r.height)
+    static func point(_ i: Int, _ v: Float, _ r: Layout.Rect, bands n: Int = LogBands.count) -> SIMD2<Float> {
+        SIMD2(r.x0 + (Float(i) + 0.5) / Float(n) * r.width, r.y0 + min(max(v, 0), 1) * r.height)
     }
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let r = layout.spectrum
-        let n = LogBands.count
+        let n = state.display.count
         let sx = Float(layout.width) * 0.5, sy = Float(layout.height) * 0.5
         let halfLine = max(1, 1.5 * layout.scale)
         let square = min(max(2, 5 * layout.scale), r.width * sx / Float(n) * 0.9) * 0.5
@@ -43,7 +43,7 @@ public struct CurveMode: ModeBuilder {
             // above it, so the base-to-curve gradient runs straight up in every column
             // (one quad split along its diagonal shows seams where neighbours differ).
             for i in 0..<(n - 1) {
-                let a = CurveMode.point(i, d[i], r), b = CurveMode.point(i + 1, d[i + 1], r)
+                let a = CurveMode.point(i, d[i], r, bands: n), b = CurveMode.point(i + 1, d[i + 1], r, bands: n)
                 let ca = palette.color((Float(i) + 0.5) / Float(n)), cb = palette.color((Float(i) + 1.5) / Float(n))
                 let ba = fillColor(ca), bb = fillColor(cb)
                 let low = min(a.y, b.y)
@@ -61,7 +61,7 @@ public struct CurveMode: ModeBuilder {
             }
             // Outline along the top edge.
             for i in 0..<(n - 1) {
-                let a = CurveMode.point(i, d[i], r), b = CurveMode.point(i + 1, d[i + 1], r)
+                let a = CurveMode.point(i, d[i], r, bands: n), b = CurveMode.point(i + 1, d[i + 1], r, bands: n)
                 let dp = SIMD2((b.x - a.x) * sx, (b.y - a.y) * sy)
                 let len = (dp * dp).sum().squareRoot()
                 guard len > 0 else { continue }
@@ -77,7 +77,7 @@ public struct CurveMode: ModeBuilder {
         // Peak squares.
         state.peaks.withUnsafeBufferPointer { p in
             for i in 0..<n where p[i] > 0.002 {
-                let c = CurveMode.point(i, p[i], r)
+                let c = CurveMode.point(i, p[i], r, bands: n)
                 let hx = square / sx, hy = square / sy
                 scene.quad(x0: c.x - hx, y0: max(c.y - hy, r.y0), x1: c.x + hx, y1: min(c.y + hy, r.y1), bottom: white, top: white)
             }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Analysis
 import SpecvizCore
 
@@ -28,10 +31,47 @@ public struct Labels {
         self.heatPalette = heatPalette
     }
 
-    /// Pixel x of a frequency on the spectrum's log axis.
-    public static func x(ofFrequency hz: Double, layout: Layout) -> Float {
+    /// The frequency labels of an axis: the 1-2-5 Hz series on log-like scales, note names
+    /// (each C) on `notes`, nominal band centres on `octave:N`, round kHz on `linear`;
+    /// only those inside the axis.
+    public static func frequencies(for axis: FrequencyAxis) -> [(Double, String)] {
+        let inside: (Double) -> Bool = { $0 >= axis.lowHz * 0.999 && $0 <= axis.highHz * 1.001 }
+        switch axis.scale {
+        case .notes:
+            var list: [(Double, String)] = []
+            for o in 0...10 {
+                let hz: Double = 440 * exp2(Double(12 * o - 57) / 12)
+                if inside(hz) { list.append((hz, "C\(o)")) }
+            }
+            return list
+        case .octave:
+            var list: [(Double, String)] = []
+            for x in -6...4 {
+                let hz: Double = 1000 * pow(10, 0.3 * Double(x))
+                if inside(hz) { list.append((hz, BandLayout.nominalName(hz))) }
+            }
+            return list
+        case .linear:
+            let span = axis.highHz - axis.lowHz
+            let step = span > 10_000 ? 2000.0 : span > 4000 ? 1000 : span > 1000 ? 200 : 50
+            var list: [(Double, String)] = []
+            var f = (axis.lowHz / step).rounded(.up) * step
+            while f <= axis.highHz * 1.001 {
+                list.append((f, f >= 1000 ? (f / 1000 == (f / 1000).rounded() ? "\(Int(f / 1000))k" : "\(Int(f / 100) / 10).\(Int(f / 100) % 10)k") : "\(Int(f))"))
+                f += step
+            }
+            return list
+        default:
+            if axis == .standard { return frequencies }
+            let extra: [(Double, String)] = [(10, "10"), (30_000, "30k")]
+            return (frequencies + extra).sorted { $0.0 < $1.0 }.filter { inside($0.0) }
+        }
+    }
+
+    /// Pixel x of a frequency on the spectrum's axis.
+    public static func x(ofFrequency hz: Double, layout: Layout, axis: FrequencyAxis = .standard) -> Float {
         let r = layout.spectrum
-        let clip = r.x0 + Float(LogBands.position(ofFrequency: hz)) * r.width
+        let clip = r.x0 + Float(axis.position(ofFrequency: hz)) * r.width
         return layout.pixel(SIMD2(clip, 0)).x
     }
 
@@ -39,10 +79,10 @@ public struct Labels {
         guard layout.labels else { return }
         switch style {
         case .linear:
-            frequencyAxis(layout: layout, into: &scene)
+            frequencyAxis(state.axis, layout: layout, into: &scene)
             dBAxis(state, layout: layout, into: &scene)
         case .heatmap:
-            frequencyAxis(layout: layout, into: &scene)
+            frequencyAxis(state.axis, layout: layout, into: &scene)
             heatLegend(layout: layout, into: &scene)
             dBAxis(state, layout: layout, into: &scene, inset: layout.fontSize * 0.5)
         case .radial:
@@ -72,25 +112,27 @@ public struct Labels {
     /// Frequency labels under the spectrum, centred on their log positions. In narrow
     /// frames a label that would touch its left neighbour is left out (20, 100, 1k, 10k
     /// and 20k are kept first), so no two labels ever overlap.
-    func frequencyAxis(layout: Layout, into scene: inout Scene) {
+    func frequencyAxis(_ axis: FrequencyAxis = .standard, layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
+        let labels = Labels.frequencies(for: axis)
         let bottom = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0)).y
         let gap = f * 0.4
         func span(_ k: Int) -> (Float, Float) {
-            let (hz, text) = Labels.frequencies[k]
-            let x = Labels.x(ofFrequency: hz, layout: layout), half = Layout.estimatedWidth(text, size: f) * 0.5
+            let (hz, text) = labels[k]
+            let x = Labels.x(ofFrequency: hz, layout: layout, axis: axis), half = Layout.estimatedWidth(text, size: f) * 0.5
             return (x - half - gap * 0.5, x + half + gap * 0.5)
         }
         // Decades first, then the 2s and 5s where they fit.
-        let priority = [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
+        let priority = axis == .standard ? [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
+            : Array(stride(from: 0, to: labels.count, by: 2)) + Array(stride(from: 1, to: labels.count, by: 2))
         var kept: [Int] = []
         for k in priority {
             let (a, b) = span(k)
             if kept.allSatisfy({ let (c, d) = span($0); return b <= c || a >= d }) { kept.append(k) }
         }
         for k in kept.sorted() {
-            let (hz, text) = Labels.frequencies[k]
-            let x = Labels.x(ofFrequency: hz, layout: layout)
+            let (hz, text) = labels[k]
+            let x = Labels.x(ofFrequency: hz, layout: layout, axis: axis)
             scene.addText(TextRun(text, at: SIMD2(x, bottom + f * 1.2), size: f, color: Labels.textColor, anchor: .center))
         }
     }
@@ -113,7 +155,7 @@ public struct Labels {
             scene.addText(TextRun("\(Int(db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
                                   color: Labels.dimColor, anchor: .right))
         }
-        scene.addText(TextRun("dB", at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
+        scene.addText(TextRun(state.levelUnit, at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
                               color: Labels.dimColor, anchor: .right))
     }
 
@@ -139,8 +181,8 @@ public struct Labels {
     func ringLabels(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
         let ring = CircularMode.geometry(layout: layout)
-        for (hz, text) in Labels.frequencies where hz < 20000 {
-            let t = Float(LogBands.position(ofFrequency: hz))
+        for (hz, text) in Labels.frequencies(for: state.axis) where state.axis.position(ofFrequency: hz) < 0.995 {
+            let t = Float(state.axis.position(ofFrequency: hz))
             let dir = CircularMode.direction(position: t)
             let radius = ring.unitPixels * CircularMode.labelRadius
             let centre = layout.pixel(ring.center)
@@ -148,7 +190,7 @@ public struct Labels {
             scene.addText(TextRun(text, at: SIMD2(p.x, p.y + f * 0.36), size: f * 0.9, color: Labels.textColor, anchor: .center))
         }
         let corner = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0))
-        let text = "\(Int(state.dbBottom.rounded())) … \(Int(state.dbTop.rounded())) dB"
+        let text = "\(Int(state.dbBottom.rounded())) … \(Int(state.dbTop.rounded())) \(state.levelUnit)"
         scene.addText(TextRun(text, at: SIMD2(corner.x, corner.y - f * 0.2), size: f * 0.8, color: Labels.dimColor))
     }
 }

@@ -16,8 +16,8 @@ public struct SpectrogramMode: ModeBuilder {
     public init(palette: Palette = .heat) { self.palette = palette }
 
     /// Clip-space rectangle of cell (row, band) in the spectrum area (row 0 = oldest, bottom).
-    public static func cell(row: Int, band: Int, rows: Int, in r: Layout.Rect) -> Layout.Rect {
-        let n = Float(LogBands.count)
+    public static func cell(row: Int, band: Int, rows: Int, bands: Int = LogBands.count, in r: Layout.Rect) -> Layout.Rect {
+        let n = Float(bands)
         let h = Float(rows)
         return Layout.Rect(x0: r.x0 + Float(band) / n * r.width, y0: r.y0 + Float(row) / h * r.height,
                            x1: r.x0 + Float(band + 1) / n * r.width, y1: r.y0 + Float(row + 1) / h * r.height)
@@ -27,7 +27,7 @@ public struct SpectrogramMode: ModeBuilder {
         let r = layout.spectrum
         let history = state.spectrogram
         let rows = history.rows
-        let n = LogBands.count
+        let n = history.bands
         let dx = r.width / Float(n), dy = r.height / Float(rows)
         scene.begin2D()
         for row in 0..<rows {

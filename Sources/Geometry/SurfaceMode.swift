@@ -43,8 +43,7 @@ public struct SurfaceMode: ModeBuilder {
     }
 
     /// Vertices one frame emits: 44,958 for surface, 90,678 for surface+.
-    public static func vertexCount(rows: Int, ridgelines: Bool) -> Int {
-        let bands = LogBands.count
+    public static func vertexCount(rows: Int, ridgelines: Bool, bands: Int = LogBands.count) -> Int {
         return (rows - 1) * (bands - 1) * 6 + (ridgelines ? rows * (bands - 1) * 6 : 0)
     }
 
@@ -69,10 +68,10 @@ public struct SurfaceMode: ModeBuilder {
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let (cam, mvp) = SurfaceMode.camera(layout: layout)
         let history = state.surface
-        let rows = history.rows, bands = LogBands.count
+        let rows = history.rows, bands = history.bands
         let ys = cam.yScale
         let dx = 2 / Float(bands - 1), dz = 2 / Float(rows - 1)
-        scene.vertices3D.reserveCapacity(scene.vertices3D.count + SurfaceMode.vertexCount(rows: rows, ridgelines: ridgelines))
+        scene.vertices3D.reserveCapacity(scene.vertices3D.count + SurfaceMode.vertexCount(rows: rows, ridgelines: ridgelines, bands: bands))
 
         @inline(__always) func point(_ r: Int, _ c: Int) -> SIMD3<Float> {
             SIMD3(-1 + Float(c) * dx, min(max(history.value(row: r, band: c), 0), 1) * ys, -1 + Float(r) * dz)
@@ -142,8 +141,8 @@ public struct SurfaceMode: ModeBuilder {
         // Left to right; a label that would touch the previous one is skipped (estimated
         // width 0.6 em per character plus a 0.6 em gap).
         var lastRight = -Float.infinity
-        for (hz, text) in Labels.frequencies {
-            let x = -1 + 2 * Float(LogBands.position(ofFrequency: hz))
+        for (hz, text) in Labels.frequencies(for: state.axis) {
+            let x = -1 + 2 * Float(state.axis.position(ofFrequency: hz))
             let c = mvp * SIMD4(x, 0, 1, 1)
             guard c.w > 0 else { continue }
             let p = layout.pixel(SIMD2(c.x / c.w, c.y / c.w))

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Analysis
 
 /// What the renderer shows at one video frame: the spectrum smoothed at the video rate,
@@ -17,9 +20,19 @@ public struct VisualState: Sendable {
     public var waveform = [Float](repeating: 0, count: SpectrumAnalyzer.waveformLength)
     public var dbTop: Float = -35
     public var dbBottom: Float = -75
+    /// The bands' frequency axis and the level unit (from the analysis).
+    public var axis: FrequencyAxis = .standard
+    public var levelUnit = "dB"
+    /// Rise and fall per video frame and the peak hold (`--smoothing`, `--peak-hold`).
+    public var smoothing = Smoothing.seed
+    /// Video frames each peak still holds before it falls.
+    public var hold = [Int32](repeating: 0, count: LogBands.count)
     /// Newest row last: `spectrogram.row(0)` is the oldest.
     public var spectrogram = History(rows: 128)
     public var surface = History(rows: 60)
+    /// One row per analysis hop for the full-resolution spectrogram (nil: not kept).
+    public var hopHistory: History? = nil
+    private var lastHop = -1
     /// Video frames rendered so far.
     public var frameIndex = 0
     /// Additive colour boost of the beat flash (0 or 0.15).
@@ -34,14 +47,34 @@ public struct VisualState: Sendable {
     public init() {}
 
     /// Advances one video frame toward the latest analysis `target`. Does not allocate.
+    /// Allocates only when the band count changes (once per analysis layout).
     public mutating func step(toward target: SpectrumFrame) {
+        let n = target.bands.count
+        if display.count != n {
+            display = [Float](repeating: 0, count: n)
+            peaks = [Float](repeating: 0, count: n)
+            hold = [Int32](repeating: 0, count: n)
+            spectrogram = History(rows: spectrogram.rows, bands: n)
+            surface = History(rows: surface.rows, bands: n)
+        }
+        axis = target.axis
+        levelUnit = target.levelUnit
+        let attack = smoothing.attack, decay = smoothing.decay, holdFrames = smoothing.holdFrames
         display.withUnsafeMutableBufferPointer { d in
             peaks.withUnsafeMutableBufferPointer { p in
-                target.bands.withUnsafeBufferPointer { t in
-                    for i in 0..<d.count {
-                        let k = t[i] > d[i] ? VisualState.attack : VisualState.decay
-                        d[i] += (t[i] - d[i]) * k
-                        p[i] = d[i] > p[i] ? d[i] : max(0, p[i] - VisualState.peakFall)
+                hold.withUnsafeMutableBufferPointer { h in
+                    target.bands.withUnsafeBufferPointer { t in
+                        for i in 0..<d.count {
+                            let k = t[i] > d[i] ? attack : decay
+                            d[i] += (t[i] - d[i]) * k
+                            if d[i] > p[i] {
+                                p[i] = d[i]; h[i] = holdFrames
+                            } else if h[i] > 0 {
+                                h[i] -= 1
+                            } else {
+                                p[i] = max(0, p[i] - VisualState.peakFall)
+                            }
+                        }
                     }
                 }
             }
@@ -53,6 +86,11 @@ public struct VisualState: Sendable {
         }
         dbTop = target.dbTop
         dbBottom = target.dbBottom
+        if hopHistory != nil && target.index != lastHop && target.index >= 0 {
+            if hopHistory!.bands != n { hopHistory = History(rows: hopHistory!.rows, bands: n) }
+            hopHistory!.push(target.bands)
+            lastHop = target.index
+        }
         if frameIndex % VisualState.scrollEvery == 0 {
             spectrogram.push(display)
             surface.push(display)
@@ -61,30 +99,36 @@ public struct VisualState: Sendable {
     }
 }
 
-/// A ring of spectrum rows (128 bands each), oldest first when read by `row(_:)`.
+/// A ring of spectrum rows (`bands` values each), oldest first when read by `row(_:)`.
 public struct History: Sendable {
     public let rows: Int
+    public let bands: Int
     @usableFromInline var storage: [Float]
     @usableFromInline var next = 0
+    /// Rows pushed so far, up to `rows`.
+    public private(set) var filled = 0
 
-    public init(rows: Int) {
+    public init(rows: Int, bands: Int = LogBands.count) {
         self.rows = rows
-        storage = [Float](repeating: 0, count: rows * LogBands.count)
+        self.bands = bands
+        storage = [Float](repeating: 0, count: rows * bands)
     }
 
     /// Appends a row, dropping the oldest. Does not allocate.
     public mutating func push(_ row: [Float]) {
-        let base = next * LogBands.count
+        let base = next * bands
+        let n = bands
         storage.withUnsafeMutableBufferPointer { s in
-            for i in 0..<LogBands.count { s[base + i] = row[i] }
+            for i in 0..<n { s[base + i] = row[i] }
         }
         next = (next + 1) % rows
+        filled = min(filled + 1, rows)
     }
 
     /// Value of band `band` in row `r` (0 = oldest, rows − 1 = newest).
     @inlinable
     public func value(row r: Int, band: Int) -> Float {
-        storage[((next + r) % rows) * LogBands.count + band]
+        storage[((next + r) % rows) * bands + band]
     }
 }
 
@@ -108,4 +152,34 @@ public struct TempoOverlay: Sendable {
     public var bpm: Double?
     public var beat: Float
     public init(bpm: Double?, beat: Float) { self.bpm = bpm; self.beat = beat }
+}
+
+/// Display smoothing per video frame (`--smoothing ATTACK:RELEASE` in ms) and the peak
+/// hold (`--peak-hold SECONDS`). A time constant τ at f frames/s gives the per-frame
+/// coefficient 1 − e^(−1/(f·τ)); the seed's 0.35 / 0.12 are τ ≈ 38.7 / 130.1 ms at 60 fps.
+public struct Smoothing: Sendable, Equatable {
+    /// Fraction of the distance to the target taken per frame when rising / falling.
+    public var attack: Float
+    public var decay: Float
+    /// Frames a peak holds before falling.
+    public var holdFrames: Int32
+
+    public init(attack: Float, decay: Float, holdFrames: Int32 = 0) {
+        self.attack = attack
+        self.decay = decay
+        self.holdFrames = holdFrames
+    }
+
+    /// The seed's per-frame values, no hold.
+    public static let seed = Smoothing(attack: VisualState.attack, decay: VisualState.decay)
+
+    /// The seed's time constants (ms) at 60 fps.
+    public static let seedMilliseconds = (attack: -1000 / (60 * log(1 - Double(VisualState.attack))),
+                                          release: -1000 / (60 * log(1 - Double(VisualState.decay))))
+
+    /// From time constants in ms (0: instant) at `fps`, and a hold in seconds.
+    public init(attackMS: Double, releaseMS: Double, holdSeconds: Double = 0, fps: Int) {
+        func k(_ ms: Double) -> Float { ms <= 0 ? 1 : Float(1 - exp(-1000 / (Double(fps) * ms))) }
+        self.init(attack: k(attackMS), decay: k(releaseMS), holdFrames: Int32((holdSeconds * Double(fps)).rounded()))
+    }
 }

@@ -7,7 +7,7 @@ public protocol AnalysisTap: AnyObject {
     func process(_ samples: UnsafeBufferPointer<Float>)
 }
 
-/// Pulls audio from a source in hops of 2048 samples and keeps the latest spectrum frame.
+/// Pulls audio from a source in hops (2048 samples by default) and keeps the latest spectrum frame.
 /// Causal: `advance(to: t)` analyses exactly the hops that end at or before t.
 public final class AnalysisFeed {
     public let source: AudioSource
@@ -17,12 +17,20 @@ public final class AnalysisFeed {
     public private(set) var samplesRead = 0
     public private(set) var exhausted = false
     private var hop: [Float]
-    private let hopSize = SpectrumAnalyzer.hopSize
+    private let hopSize: Int
 
-    public init(source: AudioSource, musicMode: Bool = true, gainDB: Float = 0) {
+    /// The seed's analysis (music mode: seed tilt; mic mode: none).
+    public convenience init(source: AudioSource, musicMode: Bool = true, gainDB: Float = 0) {
+        self.init(source: source, config: .seed(musicMode: musicMode, gainDB: gainDB))
+    }
+
+    public init(source: AudioSource, config: AnalysisConfig) {
         self.source = source
-        analyzer = SpectrumAnalyzer(sampleRate: source.sampleRate, musicMode: musicMode, gainDB: gainDB)
-        hop = [Float](repeating: 0, count: SpectrumAnalyzer.hopSize)
+        analyzer = SpectrumAnalyzer(sampleRate: source.sampleRate, config: config)
+        hopSize = analyzer.hopSize
+        hop = [Float](repeating: 0, count: hopSize)
+        latest = SpectrumFrame(bands: analyzer.layout.count)
+        latest.axis = analyzer.layout.axis
     }
 
     public var sampleRate: Int { source.sampleRate }

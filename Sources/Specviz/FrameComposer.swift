@@ -34,6 +34,8 @@ public final class FrameComposer {
         scene.vertices2D.reserveCapacity(120_000)
         scene.vertices3D.reserveCapacity(100_000)
         rasterizer = Rasterizer(threads: settings.threads)
+        state.smoothing = settings.smoothing
+        if settings.fullResolutionSpectrogram { state.hopHistory = History(rows: max(settings.height, 16), bands: LogBands.count) }
     }
 
     /// Advances one video frame toward `target` (the latest analysis frame at or before

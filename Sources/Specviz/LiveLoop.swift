@@ -60,7 +60,7 @@ public final class LiveLoop {
         self.pump = pump
         self.display = display
         self.glyphs = glyphs
-        feed = AnalysisFeed(source: pump.fifo, musicMode: s.musicMode, gainDB: s.gainDB)
+        feed = AnalysisFeed(source: pump.fifo, config: s.analysis)
         composer = FrameComposer(settings: s, glyphs: glyphs)
         trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true,
                                    preset: s.preset, reference: s.reference)

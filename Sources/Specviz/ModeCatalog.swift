@@ -17,7 +17,11 @@ enum ModeCatalog {
         case .circular:
             CircularMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         case .spectrogram:
-            SpectrogramMode(palette: settings.heatPalette).build(state, layout: layout, into: &scene)
+            if settings.fullResolutionSpectrogram {
+                FullSpectrogramMode(palette: settings.heatPalette).build(state, layout: layout, into: &scene)
+            } else {
+                SpectrogramMode(palette: settings.heatPalette).build(state, layout: layout, into: &scene)
+            }
         case .surface, .surfacePlus:
             SurfaceMode(ridgelines: mode == .surfacePlus, palette: settings.palette).build(state, layout: layout, into: &scene)
         }

@@ -26,7 +26,7 @@ public final class RenderJob {
 
     public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, from: Double = 0, to: Double? = nil) {
         self.settings = settings
-        feed = AnalysisFeed(source: source, musicMode: settings.musicMode, gainDB: settings.gainDB)
+        feed = AnalysisFeed(source: source, config: settings.analysis)
         composer = FrameComposer(settings: settings, glyphs: glyphs)
         trackers = OverlayTrackers.forRender(settings, sampleRate: source.sampleRate)
         if let trackers { feed.taps.append(trackers) }

@@ -1,3 +1,4 @@
+import Analysis
 import Geometry
 import Tuning
 
@@ -12,10 +13,30 @@ public struct RenderSettings: Sendable {
     public var title: String? = nil
     /// Render-time / FPS readout in the corner.
     public var stats = false
-    /// Music mode (file input) applies the spectral tilt; mic mode does not.
-    public var musicMode = true
+    /// The spectrum analysis (scale, bands, FFT, window, weighting, tilt, dB range, gain).
+    /// The library default is the seed's analysis; the command line starts from
+    /// `AnalysisConfig()` (its own default tilt).
+    public var analysis = AnalysisConfig.seed(musicMode: true)
+    /// Display smoothing per video frame toward the analysis (seed: rise 0.35, fall 0.12)
+    /// and the peak markers' hold time (s) before they fall.
+    public var smoothing = Smoothing.seed
+    /// Spectrogram: the seed's 128-row grid, or one row per hop and colour per pixel.
+    public var fullResolutionSpectrogram = false
+    /// Legacy switch: true keeps the analysis' tilt (music mode), false selects the seed's
+    /// untilted mic-mode levels when the analysis uses the seed measure, else no tilt.
+    public var musicMode: Bool {
+        get { analysis.tilt != .seedUntilted && analysis.tilt != .off }
+        set {
+            if newValue { if analysis.tilt == .seedUntilted { analysis.tilt = .seed } } else {
+                analysis.tilt = analysis.tilt.usesSeedLevels ? .seedUntilted : .off
+            }
+        }
+    }
     /// Static gain added to every band (dB).
-    public var gainDB: Float = 0
+    public var gainDB: Float {
+        get { analysis.gainDB }
+        set { analysis.gainDB = newValue }
+    }
     public var palette: Palette = .spectrum
     public var heatPalette: Palette = .heat
     /// Tuner and BPM overlays (drawn in bars, curve, surface, surface+).

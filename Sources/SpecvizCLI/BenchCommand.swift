@@ -64,6 +64,7 @@ struct BenchCommand: ParsableCommand {
         noise.withUnsafeBufferPointer { buf in for _ in 0..<hops { analyzer.process(buf, into: &frame) } }
         let perHop = (monotonicSeconds() - t0) / Double(hops) * 1e6
         print(String(format: "analysis (window+FFT+bands+auto-level)  %7.2f µs per 2048-sample hop", perHop))
+        for line in SpectrumBenchmark.lines() { print(line) }
         for line in ExtraBenchmarks.lines() { print(line) }
 
         // 2. Each mode: geometry and raster per frame.

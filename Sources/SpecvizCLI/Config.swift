@@ -8,6 +8,9 @@ import SpecvizCore
 ///     {"mode": "curve", "preset": "guitar-standard", "reference": 442, "size": "1280x720",
 ///      "fps": 60, "tilt": true, "tuner": false, "bpm": true}
 ///
+/// The analysis keys of `AnalysisOptions.keys` ("scale", "fft-size", "db-range", …) hold the
+/// option's text and are checked when used; "tilt" also takes true (the default) or false (off).
+///
 /// Command-line flags override these; `specviz live` and `render --live` write the mode and
 /// overlays back when they end (as the seed's @AppStorage does). A broken file is a
 /// `ConfigError` naming the file and the line, never a crash. Unknown keys are ignored
@@ -21,6 +24,8 @@ struct Config: Equatable {
     var tilt: Bool?
     var tuner: Bool?
     var bpm: Bool?
+    /// The analysis keys (`AnalysisOptions.keys`) as text, checked when used.
+    var analysis: [String: String] = [:]
 
     /// The config file's path from the environment.
     static var defaultPath: String {
@@ -67,9 +72,21 @@ struct Config: Equatable {
             case "fps":
                 guard case .number(let v) = f.value, v == v.rounded(), (1...240).contains(v) else { throw fail("a whole number 1…240") }
                 c.fps = Int(v)
-            case "tilt": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.tilt = b
+            case "tilt":
+                switch f.value {
+                case .bool(let b): c.tilt = b; if !b { c.analysis["tilt"] = "off" }
+                case .string(let s): c.analysis["tilt"] = s
+                case .number(let v): c.analysis["tilt"] = String(v)
+                default: throw fail("auto, seed, off, a number of dB per octave, or true/false")
+                }
             case "tuner": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.tuner = b
             case "bpm": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.bpm = b
+            case _ where AnalysisOptions.keys.contains(f.key):
+                switch f.value {
+                case .string(let s): c.analysis[f.key] = s
+                case .number(let v): c.analysis[f.key] = v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+                default: throw fail("a string or a number")
+                }
             default: break
             }
         }
@@ -87,9 +104,12 @@ struct Config: Equatable {
         if let reference { lines.append("\"reference\": \(reference == reference.rounded() ? String(Int(reference)) : String(reference))") }
         if let size { lines.append("\"size\": \(quote(size))") }
         if let fps { lines.append("\"fps\": \(fps)") }
-        if let tilt { lines.append("\"tilt\": \(tilt)") }
+        if let t = analysis["tilt"], tilt != false { lines.append("\"tilt\": \(quote(t))") } else if let tilt { lines.append("\"tilt\": \(tilt)") }
         if let tuner { lines.append("\"tuner\": \(tuner)") }
         if let bpm { lines.append("\"bpm\": \(bpm)") }
+        for key in AnalysisOptions.keys where key != "tilt" {
+            if let v = analysis[key] { lines.append("\(quote(key)): \(quote(v))") }
+        }
         return "{\n  " + lines.joined(separator: ",\n  ") + "\n}\n"
     }
 

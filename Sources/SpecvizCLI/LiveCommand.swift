@@ -23,6 +23,7 @@ struct LiveCommand: ParsableCommand {
             """)
 
     @OptionGroup var look: LookOptions
+    @OptionGroup var analysis: AnalysisOptions
     @OptionGroup var display: DisplayOptions
 
     @Option(help: "Capture sample rate in Hz.")
@@ -33,7 +34,7 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         var settings = try look.settings()
-        settings.musicMode = look.tilt ?? false   // mic mode: no tilt unless asked for
+        try analysis.apply(to: &settings, defaultTilt: .off)   // mic mode: no tilt unless asked for
         let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
         let pump = LiveAudioPump(capturing: capture)
         try LiveRunner.run(settings: settings, pump: pump, display: display, stats: look.stats, duration: duration)
@@ -138,7 +139,8 @@ enum LiveRunner {
     static func saveSettings(_ s: RenderSettings) throws {
         var config = (try? Config.load()) ?? Config()
         let updated = Config(mode: s.mode.rawValue, preset: config.preset, reference: config.reference, size: config.size,
-                             fps: config.fps, tilt: config.tilt, tuner: s.tunerOverlay, bpm: s.tempoOverlay)
+                             fps: config.fps, tilt: config.tilt, tuner: s.tunerOverlay, bpm: s.tempoOverlay,
+                             analysis: config.analysis)
         if updated != config {
             config = updated
             try config.save()

@@ -25,12 +25,6 @@ struct LookOptions: ParsableArguments {
     @Flag(help: "Show the render time / FPS readout.")
     var stats = false
 
-    @Option(help: "Static gain added to every band (dB).")
-    var gain: Float = 0
-
-    @Flag(inversion: .prefixedNo, help: "Music-mode spectral tilt (--no-tilt: mic mode). Default on for files, off for `live`.")
-    var tilt: Bool?
-
     @Flag(inversion: .prefixedNo, help: "Tuner overlay (note and cents) in bars, curve, surface, surface+.")
     var tuner: Bool?
 
@@ -78,8 +72,6 @@ struct LookOptions: ParsableArguments {
         s.labels = !noLabels
         s.title = title
         s.stats = stats
-        s.gainDB = gain
-        s.musicMode = tilt ?? config.tilt ?? true
         s.tunerOverlay = tuner ?? config.tuner ?? false
         s.tempoOverlay = bpm ?? config.bpm ?? false
         s.preset = preset

@@ -32,6 +32,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var look: LookOptions
 
+    @OptionGroup var analysis: AnalysisOptions
+
     @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
     var output: String?
 
@@ -80,7 +82,8 @@ struct RenderCommand: ParsableCommand {
 
     mutating func run() throws {
         if isBatch { return try runBatch() }
-        let settings = try look.settings()
+        var settings = try look.settings()
+        try analysis.apply(to: &settings)
         if live { return try runLive(settings: settings) }
         guard let output else { throw CLIError("missing -o OUTPUT") }
         let isPNG = output.lowercased().hasSuffix(".png")

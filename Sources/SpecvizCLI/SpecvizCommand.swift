@@ -11,6 +11,7 @@ struct SpecvizCommand: ParsableCommand {
             // Each command lives in its own file in this folder.
             RenderCommand.self,
             JoinCommand.self,
+            AnalyzeCommand.self,
             LiveCommand.self,
             ModesCommand.self,
             TuneCommand.self,

@@ -14,14 +14,15 @@ public final class RealFFT {
     private let half: Int
     private let log2Half: Int
     private let bitReverse: UnsafeMutablePointer<Int32>
-    /// Twiddles e^(−2πik/half) for the complex FFT, k < half/2.
-    private let twRe: UnsafeMutablePointer<Float>
-    private let twIm: UnsafeMutablePointer<Float>
     /// Twiddles e^(−2πik/n) for the split step, k ≤ half.
     private let splitRe: UnsafeMutablePointer<Float>
     private let splitIm: UnsafeMutablePointer<Float>
     private let zr: UnsafeMutablePointer<Float>
     private let zi: UnsafeMutablePointer<Float>
+    /// Per-stage twiddles, contiguous: the stage of half-length h (butterfly span) keeps
+    /// e^(−2πik/(2h)), k < h, at offset h − 1 (so the inner loop runs over SIMD4 lanes).
+    private let stageRe: UnsafeMutablePointer<Float>
+    private let stageIm: UnsafeMutablePointer<Float>
 
     /// - Parameter size: a power of two ≥ 4.
     public init(size: Int) {
@@ -30,20 +31,24 @@ public final class RealFFT {
         half = size / 2
         log2Half = half.trailingZeroBitCount
         bitReverse = .allocate(capacity: half)
-        twRe = .allocate(capacity: max(half / 2, 1))
-        twIm = .allocate(capacity: max(half / 2, 1))
         splitRe = .allocate(capacity: half + 1)
         splitIm = .allocate(capacity: half + 1)
         zr = .allocate(capacity: half)
         zi = .allocate(capacity: half)
+        stageRe = .allocate(capacity: max(half, 1))
+        stageIm = .allocate(capacity: max(half, 1))
+        var h = 1
+        while h < half {
+            for k in 0..<h {
+                let a = -Double.pi * Double(k) / Double(h)
+                stageRe[h - 1 + k] = Float(cos(a)); stageIm[h - 1 + k] = Float(sin(a))
+            }
+            h <<= 1
+        }
         for i in 0..<half {
             var r = 0, v = i
             for _ in 0..<log2Half { r = (r << 1) | (v & 1); v >>= 1 }
             bitReverse[i] = Int32(r)
-        }
-        for k in 0..<max(half / 2, 1) {
-            let a = -2 * Double.pi * Double(k) / Double(half)
-            twRe[k] = Float(cos(a)); twIm[k] = Float(sin(a))
         }
         for k in 0...half {
             let a = -2 * Double.pi * Double(k) / Double(size)
@@ -52,8 +57,9 @@ public final class RealFFT {
     }
 
     deinit {
-        bitReverse.deallocate(); twRe.deallocate(); twIm.deallocate()
+        bitReverse.deallocate()
         splitRe.deallocate(); splitIm.deallocate(); zr.deallocate(); zi.deallocate()
+        stageRe.deallocate(); stageIm.deallocate()
     }
 
     /// Transforms `input` (`size` real samples) into the one-sided spectrum:
@@ -66,33 +72,94 @@ public final class RealFFT {
             zr[j] = input[2 * i]
             zi[j] = input[2 * i + 1]
         }
-        // Iterative radix-2 butterflies.
-        var len = 2
-        var twStep = half / 2
-        while len <= half {
-            let h = len / 2
-            var start = 0
-            while start < half {
-                var t = 0
-                for k in 0..<h {
-                    let wr = twRe[t], wi = twIm[t]
-                    let a = start + k, b = a + h
-                    let br = zr[b] * wr - zi[b] * wi
-                    let bi = zr[b] * wi + zi[b] * wr
-                    zr[b] = zr[a] - br; zi[b] = zi[a] - bi
-                    zr[a] += br; zi[a] += bi
-                    t += twStep
-                }
-                start += len
+        // Iterative radix-2 butterflies; spans of 4 and more run four butterflies at a
+        // time on SIMD4 lanes with the stage's contiguous twiddles.
+        var h = 1
+        if half >= 4 {
+            // The first two stages as one radix-4 pass (twiddles 1 and −i).
+            var s = 0
+            while s < half {
+                let s01r = zr[s] + zr[s + 1], s01i = zi[s] + zi[s + 1]
+                let d01r = zr[s] - zr[s + 1], d01i = zi[s] - zi[s + 1]
+                let s23r = zr[s + 2] + zr[s + 3], s23i = zi[s + 2] + zi[s + 3]
+                let d23r = zr[s + 2] - zr[s + 3], d23i = zi[s + 2] - zi[s + 3]
+                zr[s] = s01r + s23r; zi[s] = s01i + s23i
+                zr[s + 2] = s01r - s23r; zi[s + 2] = s01i - s23i
+                // −i·d23 = (d23i, −d23r)
+                zr[s + 1] = d01r + d23i; zi[s + 1] = d01i - d23r
+                zr[s + 3] = d01r - d23i; zi[s + 3] = d01i + d23r
+                s += 4
             }
-            len <<= 1
-            twStep >>= 1
+            h = 4
+        }
+        while h < half {
+            let len = 2 * h
+            if h < 4 {
+                let tr = stageRe + (h - 1), ti = stageIm + (h - 1)
+                var start = 0
+                while start < half {
+                    for k in 0..<h {
+                        let wr = tr[k], wi = ti[k]
+                        let a = start + k, b = a + h
+                        let br = zr[b] * wr - zi[b] * wi
+                        let bi = zr[b] * wi + zi[b] * wr
+                        zr[b] = zr[a] - br; zi[b] = zi[a] - bi
+                        zr[a] += br; zi[a] += bi
+                    }
+                    start += len
+                }
+            } else {
+                let tr = UnsafeRawPointer(stageRe + (h - 1)), ti = UnsafeRawPointer(stageIm + (h - 1))
+                let xr = UnsafeMutableRawPointer(zr), xi = UnsafeMutableRawPointer(zi)
+                var start = 0
+                while start < half {
+                    var k = 0
+                    while k < h {
+                        let wr = tr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                        let wi = ti.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                        let oa = 4 * (start + k), ob = oa + 4 * h
+                        let ar = xr.loadUnaligned(fromByteOffset: oa, as: SIMD4<Float>.self)
+                        let ai = xi.loadUnaligned(fromByteOffset: oa, as: SIMD4<Float>.self)
+                        let rr = xr.loadUnaligned(fromByteOffset: ob, as: SIMD4<Float>.self)
+                        let ri = xi.loadUnaligned(fromByteOffset: ob, as: SIMD4<Float>.self)
+                        let br = rr * wr - ri * wi
+                        let bi = rr * wi + ri * wr
+                        xr.storeBytes(of: ar - br, toByteOffset: ob, as: SIMD4<Float>.self)
+                        xi.storeBytes(of: ai - bi, toByteOffset: ob, as: SIMD4<Float>.self)
+                        xr.storeBytes(of: ar + br, toByteOffset: oa, as: SIMD4<Float>.self)
+                        xi.storeBytes(of: ai + bi, toByteOffset: oa, as: SIMD4<Float>.self)
+                        k += 4
+                    }
+                    start += len
+                }
+            }
+            h = len
         }
         // Split: X[k] = (Z[k] + Z*[h−k])/2 − i/2 · W^k · (Z[k] − Z*[h−k]).
         re[0] = zr[0] + zi[0]; im[0] = 0
         re[half] = zr[0] - zi[0]; im[half] = 0
         if half > 1 {
-            for k in 1..<half {
+            // Four bins at a time; Z*[h−k] read backwards and its lanes reversed.
+            var k = 1
+            let xr = UnsafeRawPointer(zr), xi = UnsafeRawPointer(zi)
+            let sr = UnsafeRawPointer(splitRe), si = UnsafeRawPointer(splitIm)
+            let outR = UnsafeMutableRawPointer(re), outI = UnsafeMutableRawPointer(im)
+            while k + 3 <= half - 1 && half >= 8 {
+                let ar = xr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                let ai = xi.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                let rr = xr.loadUnaligned(fromByteOffset: 4 * (half - k - 3), as: SIMD4<Float>.self)
+                let ri = xi.loadUnaligned(fromByteOffset: 4 * (half - k - 3), as: SIMD4<Float>.self)
+                let br = SIMD4(rr[3], rr[2], rr[1], rr[0]), bi = -SIMD4(ri[3], ri[2], ri[1], ri[0])
+                let er = 0.5 * (ar + br), ei = 0.5 * (ai + bi)
+                let dr = 0.5 * (ar - br), di = 0.5 * (ai - bi)
+                let wr = sr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                let wi = si.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
+                let tr = wr * dr - wi * di, ti = wr * di + wi * dr
+                outR.storeBytes(of: er + ti, toByteOffset: 4 * k, as: SIMD4<Float>.self)
+                outI.storeBytes(of: ei - tr, toByteOffset: 4 * k, as: SIMD4<Float>.self)
+                k += 4
+            }
+            while k < half {
                 let ar = zr[k], ai = zi[k]
                 let br = zr[half - k], bi = -zi[half - k]
                 let er = 0.5 * (ar + br), ei = 0.5 * (ai + bi)
@@ -102,6 +169,7 @@ public final class RealFFT {
                 let tr = wr * dr - wi * di, ti = wr * di + wi * dr
                 re[k] = er + ti
                 im[k] = ei - tr
+                k += 1
             }
         }
     }

@@ -1,0 +1,169 @@
+import Analysis
+import ArgumentParser
+import Foundation
+import Geometry
+import MediaIO
+import Specviz
+
+/// `specviz analyze FILE --json|--csv [--fps N]`: the band levels as drawn, per video
+/// frame, as data (issue 17's contract). Streams: one frame is analysed, smoothed and
+/// written at a time, so memory stays bounded for any length.
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Write the spectrum of an audio file per video frame as JSON or CSV (levels as drawn).",
+        discussion: """
+            Every analysis option of `render` applies (scale, bands, range, FFT size, window,
+            overlap, weighting, tilt, dB range, smoothing, peak hold, gain). Levels are in dB
+            as drawn: the smoothed display value mapped back through the frame's dB range
+            (clamped to it). rms_db and peak_db are the latest analysis hop's sample RMS and
+            peak in dBFS (20·log10; a full-scale sine has rms_db −3.01); peak_hz is the
+            loudest FFT bin, refined by a parabola.
+
+            JSON: {"bands_hz": [...], "frames": [{"time_s": t, "levels_db": [...],
+            "peak_hz": f, "rms_db": r, "peak_db": p}, ...]}
+            CSV: header time_s,<band centre Hz>…,peak_hz,rms_db,peak_db; one row per frame.
+
+            Examples:
+              specviz analyze track.wav --json > levels.json
+              specviz analyze track.flac --csv --fps 10 --scale octave:3 --db-range -90:0 -o levels.csv
+            """)
+
+    @Argument(help: "Audio file (anything FFmpeg reads).")
+    var input: String
+
+    @Flag(help: "Write JSON.")
+    var json = false
+
+    @Flag(help: "Write CSV.")
+    var csv = false
+
+    @Option(help: "Frames per second (default: the render default, 60).")
+    var fps: Int?
+
+    @Option(name: .shortAndLong, help: "Output file (default: standard output).")
+    var output: String?
+
+    @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
+    var overwrite = false
+
+    @OptionGroup var analysis: AnalysisOptions
+
+    func validate() throws {
+        if json == csv { throw ValidationError("give exactly one of --json or --csv") }
+        if let fps, !(1...1000).contains(fps) { throw ValidationError("--fps must be 1…1000") }
+    }
+
+    func run() throws {
+        let fps = try self.fps ?? Config.load().fps ?? 60
+        let config = try analysis.config()
+        var state = VisualState()
+        state.smoothing = try analysis.smoothing(fps: fps)
+        if let output, !overwrite, AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
+        if let output { try AtomicFile.checkWritable(output) }
+        let decoder = try AudioDecoder(path: input)
+        let feed = AnalysisFeed(source: decoder, config: config)
+        let sink = try DataSink(path: output)
+        do {
+            try write(feed: feed, state: &state, fps: fps, to: sink)
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw error
+        }
+    }
+
+    private func write(feed: AnalysisFeed, state: inout VisualState, fps: Int, to sink: DataSink) throws {
+        let centres = feed.analyzer.layout.centers
+        var line = ""
+        line.reserveCapacity(16 * centres.count + 200)
+        if json {
+            line = "{\"bands_hz\": [" + centres.map { Self.fixed($0, 2) }.joined(separator: ", ") + "],\n\"frames\": [\n"
+        } else {
+            line = "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db\n"
+        }
+        try sink.write(line)
+        // As `render` counts frames: ⌈fps · duration⌉ when the duration is known.
+        let total = feed.source.duration.map { max(0, Int((Double(fps) * $0 - 1e-6).rounded(.up))) }
+        var k = 0
+        while total.map({ k < $0 }) ?? true {
+            let t = Double(k) / Double(fps)
+            try feed.advance(to: t)
+            if feed.exhausted && feed.samplesRead == 0 { throw CLIError("'\(input)' contains no audio samples") }
+            if total == nil && feed.exhausted && t >= feed.timeRead - 1e-9 { break }
+            state.step(toward: feed.latest)
+            let f = feed.latest
+            let lo = state.dbBottom, span = state.dbTop - state.dbBottom
+            line.removeAll(keepingCapacity: true)
+            if json {
+                line += (k == 0 ? "" : ",\n") + "{\"time_s\": " + Self.fixed(t, 4) + ", \"levels_db\": ["
+                for i in 0..<state.display.count {
+                    if i > 0 { line += ", " }
+                    line += Self.fixed(Double(lo + state.display[i] * span), 2)
+                }
+                line += "], \"peak_hz\": " + Self.fixed(f.peakHz, 2) + ", \"rms_db\": " + Self.fixed(Double(f.rmsDB), 2)
+                    + ", \"peak_db\": " + Self.fixed(Double(f.peakDB), 2) + "}"
+            } else {
+                line += Self.fixed(t, 4)
+                for i in 0..<state.display.count { line += "," + Self.fixed(Double(lo + state.display[i] * span), 2) }
+                line += "," + Self.fixed(f.peakHz, 2) + "," + Self.fixed(Double(f.rmsDB), 2) + "," + Self.fixed(Double(f.peakDB), 2) + "\n"
+            }
+            try sink.write(line)
+            k += 1
+        }
+        if json { try sink.write("\n]}\n") }
+    }
+
+    /// `v` with `digits` decimals (no exponent, no locale).
+    static func fixed(_ v: Double, _ digits: Int) -> String {
+        guard v.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let r = (abs(v) * scale).rounded()
+        guard r < 9e15 else { return String(v) }
+        let n = Int(r), s = Int(scale)
+        var frac = String(n % s)
+        while frac.count < digits { frac = "0" + frac }
+        return (v < 0 && n != 0 ? "-" : "") + String(n / s) + (digits > 0 ? "." + frac : "")
+    }
+}
+
+/// Standard output, or a temporary file beside the output that is renamed into place
+/// only when complete (no half-written output on an error).
+final class DataSink {
+    private let file: UnsafeMutablePointer<FILE>
+    private let path: String?
+    private let temp: String?
+
+    init(path: String?) throws {
+        self.path = path
+        if let path {
+            let t = AtomicFile.temporaryPath(for: path)
+            guard let f = fopen(t, "wb") else { throw CLIError("cannot write '\(path)'") }
+            file = f
+            temp = t
+        } else {
+            file = stdout
+            temp = nil
+        }
+    }
+
+    func write(_ text: String) throws {
+        var text = text
+        let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
+        if !ok { throw CLIError("cannot write '\(path ?? "standard output")'") }
+    }
+
+    func finish() throws {
+        if let temp, let path {
+            guard fclose(file) == 0 else { AtomicFile.discard(temp); throw CLIError("cannot write '\(path)'") }
+            try AtomicFile.commit(temp, to: path)
+        } else if fflush(file) != 0 {
+            throw CLIError("cannot write to standard output")
+        }
+    }
+
+    func cancel() {
+        if let temp { fclose(file); AtomicFile.discard(temp) }
+    }
+}
