@@ -1,6 +1,7 @@
 import ArgumentParser
 import Geometry
 import Specviz
+import Tuning
 
 /// Options that decide how frames look, shared by `render` and `live`.
 struct LookOptions: ParsableArguments {
@@ -78,10 +79,14 @@ struct LookOptions: ParsableArguments {
         s.labels = !noLabels
         s.title = title
         s.stats = stats
+        guard gain.isFinite, (-120...120).contains(gain) else { throw ValidationError("--gain must be a number of dB from -120 to 120 (got \(gain))") }
         s.gainDB = gain
         s.musicMode = tilt ?? config.tilt ?? true
         s.tunerOverlay = tuner ?? config.tuner ?? false
         s.tempoOverlay = bpm ?? config.bpm ?? false
+        guard TuningPreset.named(preset) != nil else {
+            throw ValidationError(InputChecks.unknownPreset(preset) + (self.preset == nil ? " in the config file" : ""))
+        }
         s.preset = preset
         guard (400...480).contains(reference) else { throw ValidationError("--reference must be 400–480 Hz") }
         s.reference = reference

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import SpecvizCore
 
 /// A one-line progress bar with ETA on stderr (only when stderr is a terminal).
 final class ProgressBar {
@@ -20,7 +21,7 @@ final class ProgressBar {
         if let total, total > 0 {
             let frac = min(1, Double(done) / Double(total))
             let width = 30
-            let filled = Int(frac * Double(width))
+            let filled = Int(saturating: frac * Double(width))
             let eta = fps > 0 ? Double(total - done) / fps : 0
             line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
             line += String(format: " %3.0f%%  %d/%d frames  %.1f fps  ETA %@", frac * 100, done, total, fps, Self.clock(eta))
@@ -36,7 +37,7 @@ final class ProgressBar {
     }
 
     static func clock(_ s: Double) -> String {
-        let t = Int(s.rounded())
+        let t = Int(saturating: s.rounded())
         return String(format: "%d:%02d", t / 60, t % 60)
     }
 }
