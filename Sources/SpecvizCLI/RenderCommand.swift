@@ -101,7 +101,7 @@ struct RenderCommand: ParsableCommand {
         }
         try AtomicFile.checkReplaceable(first)
         try AtomicFile.checkWritable(first)
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, quiet: quiet)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let (start, end) = try timeRange(duration: decoder.duration)
         let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil
         if settings.labels && glyphs == nil && !quiet {
@@ -165,7 +165,7 @@ struct RenderCommand: ParsableCommand {
                 throw CLIError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             if let t = end, t > d {
-                if !quiet { InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s") }
+                InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s")
                 end = d
             }
         }
@@ -176,7 +176,7 @@ struct RenderCommand: ParsableCommand {
 extension RenderCommand {
     /// `--live`: plays the file (from --from, until --to) through ALSA and shows it.
     func runLive(settings: RenderSettings) throws {
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, quiet: quiet)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let (start, end) = try timeRange(duration: decoder.duration)
         if start > 0 {
             var skip = [Float](repeating: 0, count: 4096 * decoder.channelCount)
