@@ -83,6 +83,12 @@ struct RenderCommand: ParsableCommand {
         }
         if live && (output != nil || at != nil || dumpFrame != nil) { throw ValidationError("--live shows the render: no -o, --at or --dump-frame") }
         if !live && output == nil { throw ValidationError("missing -o OUTPUT (or --live for a real-time preview)") }
+        if let dumpFrame, dumpFrame == output || dumpFrame == input {
+            throw ValidationError("--dump-frame needs a file of its own (not the input or -o)")
+        }
+        if let output, output == input {
+            throw ValidationError("-o must not be the input file")
+        }
         if dumpFrame != nil && !(output ?? "").lowercased().hasSuffix(".png") {
             throw ValidationError("--dump-frame goes with a PNG still (-o still.png --at T)")
         }

@@ -216,9 +216,11 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         if inLayout.nb_channels == 0 { av_channel_layout_default(&inLayout, Int32(channelCount)) }
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(channelCount))
-        try avCheck(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
-                                        &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil),
-                    "swr_alloc_set_opts2", "'\(path)'")
+        let made = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
+                                       &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil)
+        if made < 0 {
+            throw MediaError("'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))")
+        }
         try avCheck(swr_init(swr), "swr_init", "'\(path)'")
         resampler = swr
         return swr!
