@@ -100,7 +100,7 @@ enum LiveRunner {
             }
             // A plain file stands in for a framebuffer: never write over one unasked.
             var st = stat()
-            if !overwrite && lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {
+            if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {   // follows links
                 throw CLIError("'\(path)' exists and is a regular file, not a framebuffer device (use -y to write over it)")
             }
             display = try FramebufferSink(path: path, width: w, height: h, bitsPerPixel: options.fbBpp)
