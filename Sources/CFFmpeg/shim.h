@@ -10,6 +10,7 @@
 #include <libavutil/imgutils.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+#include <string.h>
 
 /* Swift does not import function-like macros: re-export them. */
 static inline int spv_averror(int e) { return AVERROR(e); }
@@ -31,4 +32,30 @@ static inline AVRational spv_rational(int num, int den) { AVRational r = {num, d
 
 /* A silent log callback so that libav's chatter does not reach the user's terminal. */
 static inline void spv_quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
+/* Inputs never open anything but the file they name (SPEC §9). A demuxer that opens other
+   resources (a playlist's entries, a concat list's files, a QuickTime reference) goes through
+   AVFormatContext.io_open: refuse every such open, or (playlists allowed) allow only local
+   files. `counter` (s->opaque) counts the refused opens, so the error can say why. */
+static int spv_refuse_io_open(AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
+    (void)pb; (void)url; (void)flags; (void)options;
+    if (s->opaque) *(int *)s->opaque += 1;
+    return AVERROR(EPERM);
+}
+static int spv_local_io_open(AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
+    const char *proto = avio_find_protocol_name(url);
+    if (!proto || strcmp(proto, "file") != 0 || (flags & AVIO_FLAG_WRITE)) {
+        if (s->opaque) *(int *)s->opaque += 1;
+        return AVERROR(EPERM);
+    }
+    AVDictionary *d = NULL;
+    if (options && *options) av_dict_copy(&d, *options, 0);
+    av_dict_set(&d, "protocol_whitelist", "file", 0);
+    int r = avio_open2(pb, url, flags, &s->interrupt_callback, &d);
+    av_dict_free(&d);
+    return r;
+}
+static inline void spv_guard_nested_opens(AVFormatContext *s, int allow_local_files, int *counter) {
+    s->opaque = counter;
+    s->io_open = allow_local_files ? spv_local_io_open : spv_refuse_io_open;
+}
 #endif

@@ -152,7 +152,7 @@ public struct Labels {
             let y = bottomLeft.y + (topRight.y - bottomLeft.y) * frac
             // Keep the top label's cap and the bottom label's baseline inside the spectrum's span.
             let baseline = min(max(y + f * 0.3, topRight.y + f * 0.62), bottomLeft.y)
-            scene.addText(TextRun("\(Int(db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
+            scene.addText(TextRun("\(Int(saturating: db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
                                   color: Labels.dimColor, anchor: .right))
         }
         scene.addText(TextRun(state.levelUnit, at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
@@ -190,7 +190,7 @@ public struct Labels {
             scene.addText(TextRun(text, at: SIMD2(p.x, p.y + f * 0.36), size: f * 0.9, color: Labels.textColor, anchor: .center))
         }
         let corner = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0))
-        let text = "\(Int(state.dbBottom.rounded())) … \(Int(state.dbTop.rounded())) \(state.levelUnit)"
+        let text = "\(Int(saturating: state.dbBottom.rounded())) … \(Int(saturating: state.dbTop.rounded())) \(state.levelUnit)"
         scene.addText(TextRun(text, at: SIMD2(corner.x, corner.y - f * 0.2), size: f * 0.8, color: Labels.dimColor))
     }
 }

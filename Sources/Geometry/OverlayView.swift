@@ -58,7 +58,7 @@ public struct OverlayView {
         scene.end2D()
         scene.addText(TextRun(detected ? tuner.note : "---", at: SIMD2(slot.x0, baseline), size: s, color: color))
         guard detected else { return }
-        let rounded = Int(tuner.cents.rounded())
+        let rounded = Int(saturating: tuner.cents.rounded())
         let centsText = (rounded > 0 ? "+" : rounded < 0 ? "−" : "±") + "\(abs(rounded))¢"
         scene.addText(TextRun(centsText, at: SIMD2(slot.x1, baseline), size: s * 0.62, color: color, anchor: .right))
     }
@@ -88,7 +88,7 @@ public struct OverlayView {
         }
         scene.end2D()
         let text: String
-        if let bpm = tempo.bpm { text = "\(Int(bpm.rounded())) BPM" } else { text = "--- BPM" }
+        if let bpm = tempo.bpm { text = "\(Int(saturating: bpm.rounded())) BPM" } else { text = "--- BPM" }
         scene.addText(TextRun(text, at: SIMD2(slot.x0 + s * 0.95, baseline), size: s * 0.8,
                               color: hasTempo ? Labels.textColor : OverlayView.dimText))
     }

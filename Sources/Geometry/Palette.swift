@@ -19,7 +19,7 @@ public struct Palette: Sendable, Equatable {
     /// Piecewise-linear and branch-light; does not allocate.
     @inlinable
     public func color(_ t: Float) -> SIMD4<Float> {
-        let x = min(max(t, 0), 1) * Float(stops.count - 1)
+        let x = (t > 0 ? min(t, 1) : 0) * Float(stops.count - 1)   // NaN → 0
         let i = min(Int(x), stops.count - 2)
         let f = x - Float(i)
         return stops.withUnsafeBufferPointer { s in s[i] + (s[i + 1] - s[i]) * f }

@@ -143,7 +143,7 @@ extension Rasterizer {
     @inline(__always) @inlinable
     static func pack(_ c: SIMD4<Float>) -> UInt32 {
         var v = c * 255 + 0.5
-        v.replace(with: 0, where: v .< 0)
+        v.replace(with: 0, where: .!(v .>= 0))   // NaN → 0
         v.replace(with: 255, where: v .> 255)
         return UInt32(v.x) | UInt32(v.y) << 8 | UInt32(v.z) << 16 | 0xFF00_0000
     }
@@ -153,7 +153,7 @@ extension Rasterizer {
     @inline(__always) @inlinable
     static func blend(_ src: SIMD4<Float>, over dst: UInt32) -> UInt32 {
         var s = src
-        s.replace(with: 0, where: s .< 0)
+        s.replace(with: 0, where: .!(s .>= 0))   // NaN → 0
         s.replace(with: 1, where: s .> 1)
         let d = SIMD4<Float>(Float(dst & 0xFF), Float((dst >> 8) & 0xFF), Float((dst >> 16) & 0xFF), 255)
         let a = s.w

@@ -39,19 +39,19 @@ extension Rasterizer {
     /// Resolves a text run into glyph placements (glyphs are cached across frames).
     @usableFromInline
     func layout(_ run: TextRun, provider: GlyphProvider) {
-        let size = max(1, Int(run.size.rounded()))
+        let size = max(1, Int(saturating: run.size.rounded()))
         var pen = run.origin.x
         switch run.anchor {
         case .left: break
         case .center: pen -= measure(run.text, pixelSize: size, provider: provider) / 2
         case .right: pen -= measure(run.text, pixelSize: size, provider: provider)
         }
-        let baseline = Int(run.origin.y.rounded())
+        let baseline = Int(saturating: run.origin.y.rounded())
         for s in run.text.unicodeScalars {
             guard let i = glyphSlot(s, size: size, provider: provider) else { continue }
             let g = glyphs[i]
             if g.width > 0 && g.height > 0 {
-                placements.append(GlyphPlacement(glyph: i, x: Int(pen.rounded()) + g.bearing.x,
+                placements.append(GlyphPlacement(glyph: i, x: Int(saturating: pen.rounded()) + g.bearing.x,
                                                  y: baseline + g.bearing.y, color: run.color))
             }
             pen += g.advance

@@ -85,7 +85,7 @@ public final class FrameComposer {
         scene.flash = 0
         if settings.stats && glyphs != nil {
             let ms = lastRenderSeconds * 1000
-            let text = "render \(Int(ms * 10) / 10).\(Int(ms * 10) % 10) ms  \(Int((1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
+            let text = "render \(Int(saturating: ms * 10) / 10).\(Int(saturating: ms * 10) % 10) ms  \(Int(saturating: (1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
             scene.addText(TextRun(text, at: layout.statsOrigin, size: layout.fontSize * 0.7,
                                   color: SIMD4(0.6, 1, 0.6, 0.9), anchor: .right))
         }

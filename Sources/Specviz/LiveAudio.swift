@@ -80,7 +80,7 @@ public final class LiveAudioPump {
     public func pump(elapsed: Double) throws -> Double {
         let rate = Double(sampleRate)
         if let file, let output {
-            let target = Int(((elapsed + lead) * rate).rounded(.down))
+            let target = Int(saturating: ((elapsed + lead) * rate).rounded(.down))
             while !ended && framesWritten < target {
                 let want = min(chunkFrames, target - framesWritten, fifo.space)
                 if want <= 0 { break }
@@ -105,7 +105,7 @@ public final class LiveAudioPump {
         }
         if let input {
             // Never ahead of the clock (the null device would deliver without limit).
-            let target = Int((elapsed * rate).rounded(.down))
+            let target = Int(saturating: (elapsed * rate).rounded(.down))
             while framesWritten < target {
                 let want = min(chunkFrames, target - framesWritten, fifo.space)
                 if want <= 0 { break }

@@ -93,7 +93,7 @@ public final class LiveLoop {
                 pausedAt = origin - 1
             }
             // Skip frames that are already late (their smoothing still runs).
-            let late = Int(((clock.now() - origin) * fps).rounded(.down))
+            let late = Int(saturating: ((clock.now() - origin) * fps).rounded(.down))
             while k < late {
                 let heard = try pump.pump(elapsed: Double(k) / fps)
                 try stepState(time: min(Double(k) / fps, heard))
@@ -188,8 +188,8 @@ public final class LiveLoop {
 
     func statusLine(elapsed: Double) -> String {
         let fps = Double(stats.shown) / max(elapsed, 1e-6)
-        func ms(_ s: Double) -> String { String(Int(s * 1000)) + "." + String(Int(s * 10000) % 10) }
-        return "\(settings.mode.rawValue)  \(Int(fps.rounded())) fps  frame p50 \(ms(stats.percentile(0.5))) ms p99 \(ms(stats.percentile(0.99))) ms  dropped \(stats.dropped)"
+        func ms(_ s: Double) -> String { String(Int(saturating: s * 1000)) + "." + String(Int(saturating: s * 10000) % 10) }
+        return "\(settings.mode.rawValue)  \(Int(saturating: fps.rounded())) fps  frame p50 \(ms(stats.percentile(0.5))) ms p99 \(ms(stats.percentile(0.99))) ms  dropped \(stats.dropped)"
             + "  [m/M mode, t tuner, b bpm, space pause, q quit]"
     }
 }

@@ -20,6 +20,9 @@ public final class RenderJob {
     public var progress: ((Int, Int?) -> Void)?
     /// Set by the caller (e.g. on SIGINT) to stop early; the sink is cancelled.
     public var cancelled: () -> Bool = { false }
+    /// Called on the render thread once it reads no more audio (e.g. to let a tee drop
+    /// what it keeps for the analysis).
+    public var finishedReading: () -> Void = {}
     /// The pitch and tempo trackers of the overlays and the tuner view (nil when the
     /// settings show none of them); they listen to the feed.
     public let trackers: OverlayTrackers?
@@ -30,14 +33,16 @@ public final class RenderJob {
         composer = FrameComposer(settings: settings, glyphs: glyphs)
         trackers = OverlayTrackers.forRender(settings, sampleRate: source.sampleRate)
         if let trackers { feed.taps.append(trackers) }
-        self.from = max(0, from)
-        self.to = to
+        self.from = from.isFinite ? max(0, from) : 0
+        // Never past the end of the input when its duration is known.
+        if let d = source.duration, let t = to { self.to = min(t, d) } else { self.to = to }
     }
 
     /// Number of frames to render, when the duration is known.
     public var frameCount: Int? {
-        guard let end = to ?? feed.source.duration else { return nil }
-        return max(0, Int((Double(settings.fps) * (end - from) - 1e-6).rounded(.up)))
+        guard let end = to ?? feed.source.duration, end.isFinite else { return nil }
+        let frames = (Double(settings.fps) * (end - from) - 1e-6).rounded(.up)
+        return frames > 0 ? Int(min(frames, Double(Int32.max))) : 0
     }
 
     /// Steps the state through frame `k` (absolute index from time 0).
@@ -50,8 +55,8 @@ public final class RenderJob {
         let beats = trackers?.apply(to: composer, dt: 1 / Double(settings.fps),
                                     tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
         composer.step(toward: feed.latest, time: t, beats: beats)
-        // Past the end of the audio?
-        if feed.exhausted && t >= feed.timeRead + 1e-9 && to == nil && feed.source.duration == nil { return false }
+        // Past the end of the audio (of unknown length: a pipe)?
+        if feed.exhausted && t >= feed.timeRead + 1e-9 && feed.source.duration == nil { return false }
         return true
     }
 
@@ -63,6 +68,10 @@ public final class RenderJob {
     /// Steps the state through every frame up to and including `k` not yet stepped.
     public func advance(toFrame k: Int) throws {
         while framesStepped <= k {
+            if cancelled() { throw RenderError("interrupted") }
+            if feed.exhausted && Double(framesStepped) / Double(settings.fps) > feed.timeRead + 1 {
+                throw RenderError("\(String(format: "%.2f", Double(k) / Double(settings.fps))) s is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)")
+            }
             _ = try step(framesStepped)
             framesStepped += 1
         }
@@ -70,7 +79,8 @@ public final class RenderJob {
 
     /// Renders one still at time `at` (seconds) into a picture. Calls must go forward in time.
     public func still(at time: Double) throws -> PixelBuffer {
-        let k = Int((time * Double(settings.fps) + 1e-9).rounded(.down))
+        guard time.isFinite, time >= 0 else { throw RenderError("bad still time \(time)") }
+        let k = Int(min((time * Double(settings.fps) + 1e-9).rounded(.down), Double(Int32.max)))
         try advance(toFrame: k)
         var picture = PixelBuffer(width: settings.width, height: settings.height)
         try composer.render(into: &picture)
@@ -80,7 +90,7 @@ public final class RenderJob {
     /// Renders every frame of [from, to) into `sink`, then finishes it. On any error the sink
     /// is cancelled (no partial output) and the error rethrown.
     public func run(into sink: FrameSink) throws {
-        let first = Int((from * Double(settings.fps)).rounded())
+        let first = Int(min((from * Double(settings.fps)).rounded(), Double(Int32.max)))
         let total = frameCount
         let free = BlockingQueue<PixelBuffer>(capacity: 3)
         let full = BlockingQueue<Result<PixelBuffer, Error>?>(capacity: 3)
@@ -89,9 +99,15 @@ public final class RenderJob {
 
         let producer = Thread { [self] in
             do {
-                for k in 0..<first { _ = try step(k) }
+                for k in 0..<first {
+                    if stop.value || cancelled() { break }
+                    if feed.exhausted && Double(k) / Double(settings.fps) > feed.timeRead + 1 {
+                        throw RenderError("--from \(String(format: "%g", from)) is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)")
+                    }
+                    _ = try step(k)
+                }
                 var k = first
-                while !stop.value {
+                while !stop.value && !cancelled() {
                     if let total, k - first >= total { break }
                     guard try step(k) else { break }
                     var picture = free.pop()
@@ -99,8 +115,10 @@ public final class RenderJob {
                     full.push(.success(picture))
                     k += 1
                 }
+                finishedReading()
                 full.push(nil)
             } catch {
+                finishedReading()
                 full.push(.failure(error))
             }
         }

@@ -135,11 +135,13 @@ struct BenchCommand: ParsableCommand {
     }
 
     func renderToMP4(settings s: RenderSettings, from: Double, to: Double?, path: String, glyphs: GlyphProvider?) throws {
-        let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs, from: from, to: to)
+        let tee = AudioTee(decoder: try AudioDecoder(path: input))
+        let job = RenderJob(source: tee.analysis, settings: s, glyphs: glyphs, from: from, to: to)
+        job.finishedReading = { tee.analysis.stop() }
         var o = VideoEncoder.Options(width: s.width, height: s.height, fps: s.fps)
-        o.audioPath = input
-        o.audioStart = from
-        o.audioEnd = to
+        o.audio = tee.track(from: from)
+        o.audioName = input
+        o.audioDuration = to.map { $0 - from }
         unlink(path)
         try job.run(into: try VideoEncoder(path: path, options: o))
     }

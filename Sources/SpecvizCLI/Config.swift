@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import SpecvizCore
+import Tuning
 
 /// Persistent defaults (SPEC §8): `$XDG_CONFIG_HOME/specviz/config.json` (or
 /// `~/.config/specviz/config.json`). A flat JSON object; every key is optional:
@@ -35,8 +36,14 @@ struct Config: Equatable {
         return base + "/specviz/config.json"
     }
 
+    /// The largest config file read (bytes); a bigger one is an error, not read whole.
+    static let maxBytes = 64 << 10
+
     /// Reads `path`; a missing file is an empty config.
     static func load(path: String = defaultPath) throws -> Config {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
+            throw ConfigError(path: path, line: 0, "is \(size) bytes; a config file holds at most \(maxBytes)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             if FileManager.default.fileExists(atPath: path) { throw ConfigError(path: path, line: 1, "cannot be read") }
             return Config()
@@ -60,7 +67,14 @@ struct Config: Equatable {
                     throw fail("one of " + VisualizationMode.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 c.mode = s
-            case "preset": guard case .string(let s) = f.value else { throw fail("a string") }; c.preset = s
+            case "preset":
+                guard case .string(let s) = f.value, TuningPreset.named(s) != nil else {
+                    if case .string(let s) = f.value {
+                        throw ConfigError(path: path, line: f.line, "\"preset\": " + InputChecks.unknownPreset(s))
+                    }
+                    throw fail("a string")
+                }
+                c.preset = s
             case "size":
                 guard case .string(let s) = f.value, s.lowercased().split(separator: "x").compactMap({ Int($0) }).count == 2 else {
                     throw fail("a size like \"1280x720\"")

@@ -38,14 +38,21 @@ struct JoinCommand: ParsableCommand {
 
     func validate() throws {
         if parts.isEmpty { throw ValidationError("give the segment videos to join") }
-        if audioFrom < 0 { throw ValidationError("--from must be ≥ 0") }
+        if !audioFrom.isFinite || audioFrom < 0 { throw ValidationError("--from must be a number of seconds ≥ 0") }
         if parts.contains(output) { throw ValidationError("the output '\(output)' is also a part") }
     }
 
     func run() throws {
         if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
         try AtomicFile.checkWritable(output)
-        let summary = try StreamJoiner.join(parts: parts, to: output, audioPath: audio, audioStart: audioFrom)
+        var track: AudioTrackSource?
+        if let audio {
+            // The original, opened like any input and read once from --from.
+            let tee = AudioTee(decoder: try InputChecks.openDecoder(audio, allowPlaylists: false, quiet: quiet))
+            tee.analysis.stop()
+            track = tee.track(from: audioFrom)
+        }
+        let summary = try StreamJoiner.join(parts: parts, to: output, audio: track, audioName: audio ?? "audio")
         if !quiet {
             FileHandle.standardError.write(Data(String(format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
                                                        parts.count, summary.frames, summary.seconds, output).utf8))

@@ -32,12 +32,21 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds (default: until q).")
     var duration: Double?
 
+    @Flag(name: [.customShort("y"), .long], help: "With --fb: write over an existing regular file.")
+    var overwrite = false
+
+    func validate() throws {
+        try InputChecks.number(duration, "--duration", in: 0.001...RenderCommand.maxSeconds, unit: " s")
+        if !(8_000...192_000).contains(rate) { throw ValidationError("--rate must be between 8000 and 192000 Hz") }
+    }
+
     func run() throws {
         var settings = try look.settings()
         try analysis.apply(to: &settings, defaultTilt: .off)   // mic mode: no tilt unless asked for
         let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
         let pump = LiveAudioPump(capturing: capture)
-        try LiveRunner.run(settings: settings, pump: pump, display: display, stats: look.stats, duration: duration)
+        try LiveRunner.run(settings: settings, pump: pump, display: display, stats: look.stats, duration: duration,
+                           overwrite: overwrite)
     }
 }
 
@@ -68,7 +77,7 @@ extension TerminalSink: LiveDisplay {}
 /// Opens the display, runs the live loop, restores the terminal and saves the settings.
 enum LiveRunner {
     static func run(settings: RenderSettings, pump: LiveAudioPump, display options: DisplayOptions, stats: Bool,
-                    duration: Double?) throws {
+                    duration: Double?, overwrite: Bool) throws {
         var settings = settings
         let kind = options.display.lowercased()
         let useFB: Bool
@@ -85,8 +94,15 @@ enum LiveRunner {
             var w: Int?, h: Int?
             if let size = options.fbSize {
                 let p = size.lowercased().split(separator: "x").compactMap { Int($0) }
-                guard p.count == 2 else { throw CLIError("--fb-size must be WxH, e.g. 1280x720") }
+                guard p.count == 2, (16...8192).contains(p[0]), (16...8192).contains(p[1]) else {
+                    throw CLIError("--fb-size must be WxH with 16…8192 pixels each, e.g. 1280x720")
+                }
                 w = p[0]; h = p[1]
+            }
+            // A plain file stands in for a framebuffer: never write over one unasked.
+            var st = stat()
+            if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {   // follows links
+                throw CLIError("'\(path)' exists and is a regular file, not a framebuffer device (use -y to write over it)")
             }
             display = try FramebufferSink(path: path, width: w, height: h, bitsPerPixel: options.fbBpp)
         } else {
@@ -107,8 +123,8 @@ enum LiveRunner {
             loop.readKey = { session?.readKey() }
             loop.interrupted = { session?.interrupted ?? false }
         } else {
-            let flag = InterruptFlag.install()
-            loop.interrupted = { flag.isSet }
+            Termination.install()
+            loop.interrupted = { Termination.isSet }
         }
         if let terminalSink {
             loop.status = { terminalSink.status = $0 }
@@ -132,7 +148,12 @@ enum LiveRunner {
                               result.cpuPercentile(0.5) * 1000, result.cpuPercentile(0.99) * 1000)
             FileHandle.standardError.write(line.data(using: .utf8)!)
         }
-        try saveSettings(loop.settings)
+        do {
+            try saveSettings(loop.settings)
+        } catch {
+            InputChecks.warn("settings not saved: \(error)")
+        }
+        if let sig = session?.receivedSignal ?? Termination.received { throw Interrupted(signal: sig) }
     }
 
     /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.

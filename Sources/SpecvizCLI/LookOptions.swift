@@ -1,6 +1,7 @@
 import ArgumentParser
 import Geometry
 import Specviz
+import Tuning
 
 /// Options that decide how frames look, shared by `render` and `live`.
 struct LookOptions: ParsableArguments {
@@ -74,6 +75,9 @@ struct LookOptions: ParsableArguments {
         s.stats = stats
         s.tunerOverlay = tuner ?? config.tuner ?? false
         s.tempoOverlay = bpm ?? config.bpm ?? false
+        guard TuningPreset.named(preset) != nil else {
+            throw ValidationError(InputChecks.unknownPreset(preset) + (self.preset == nil ? " in the config file" : ""))
+        }
         s.preset = preset
         guard (400...480).contains(reference) else { throw ValidationError("--reference must be 400–480 Hz") }
         s.reference = reference

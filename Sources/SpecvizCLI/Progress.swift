@@ -1,4 +1,6 @@
 import Foundation
+import MediaIO
+import SpecvizCore
 
 /// A one-line progress bar with ETA on stderr (only when stderr is a terminal).
 final class ProgressBar {
@@ -19,7 +21,7 @@ final class ProgressBar {
         if let total, total > 0 {
             let frac = min(1, Double(done) / Double(total))
             let width = 30
-            let filled = Int(frac * Double(width))
+            let filled = Int(saturating: frac * Double(width))
             let eta = fps > 0 ? Double(total - done) / fps : 0
             line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
             line += String(format: " %3.0f%%  %d/%d frames  %.1f fps  ETA %@", frac * 100, done, total, fps, Self.clock(eta))
@@ -35,23 +37,71 @@ final class ProgressBar {
     }
 
     static func clock(_ s: Double) -> String {
-        let t = Int(s.rounded())
+        let t = Int(saturating: s.rounded())
         return String(format: "%d:%02d", t / 60, t % 60)
     }
 }
 
-/// Set when the user presses Ctrl-C, so a render stops cleanly and leaves no partial file.
-final class InterruptFlag: @unchecked Sendable {
-    nonisolated(unsafe) static var shared = InterruptFlag()
-    private(set) var isSet = false
-    private var source: DispatchSourceSignal?
+/// The signal that asked a writing command to stop (SIGINT, SIGTERM, SIGHUP), 0 while none.
+nonisolated(unsafe) private var caughtSignal: sig_atomic_t = 0
+nonisolated(unsafe) private var watchdogWake = sem_t()
 
-    static func install() -> InterruptFlag {
-        signal(SIGINT, SIG_IGN)
-        let s = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        s.setEventHandler { shared.isSet = true }
-        s.resume()
-        shared.source = s
-        return shared
+/// SIGINT, SIGTERM and SIGHUP for commands that write files (issue 14): the first one sets
+/// a flag that the command polls (between frames, blocks); it then cancels its output —
+/// which removes every temporary — and exits 128 + the signal (130, 143, 129). Should the
+/// command not get there (blocked reading a pipe), a watchdog removes the registered
+/// temporaries and exits 2 s later; a second signal makes it do so at once.
+enum Termination {
+    /// Installs the handlers (once).
+    static func install() {
+        _ = installed
     }
+
+    private static let installed: Void = {
+        sem_init(&watchdogWake, 0, 0)
+        let handler: @convention(c) (Int32) -> Void = { sig in
+            if caughtSignal == 0 { caughtSignal = sig }
+            sem_post(&watchdogWake)          // async-signal-safe
+        }
+        for sig in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(sig, handler) }
+        let watchdog = Thread {
+            while sem_wait(&watchdogWake) != 0 {}
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            deadline.tv_sec += 2
+            while sem_timedwait(&watchdogWake, &deadline) != 0 && errno == EINTR {}
+            TemporaryFiles.removeAll()
+            FileHandle.standardError.write(Data("specviz: error: interrupted (\(name(caughtSignal)))\n".utf8))
+            _exit(128 + caughtSignal)
+        }
+        watchdog.name = "specviz-signal-watchdog"
+        watchdog.start()
+    }()
+
+    /// The signal received, if any.
+    static var received: Int32? { caughtSignal == 0 ? nil : caughtSignal }
+
+    /// True once a stop signal arrived.
+    static var isSet: Bool { caughtSignal != 0 }
+
+    /// Throws `Interrupted` when a stop signal arrived.
+    static func check() throws {
+        if let received { throw Interrupted(signal: received) }
+    }
+
+    static func name(_ sig: Int32) -> String {
+        switch sig {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(sig)"
+        }
+    }
+}
+
+/// A command stopped by a signal: exits 128 + the signal after cleaning up.
+struct Interrupted: Error, CustomStringConvertible {
+    var signal: Int32
+    var description: String { "interrupted (\(Termination.name(signal)))" }
+    var exitCode: Int32 { 128 + signal }
 }

@@ -138,19 +138,14 @@ extension RenderCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
         let threads = max(1, cores / max(1, min(jobs, items.count)))
-        let interrupted = InterruptFlag.install()
-        // SIGTERM (a scheduler stopping the batch) stops the children too.
-        let terminated = Locked(false)
-        signal(SIGTERM, SIG_IGN)
-        let term = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        term.setEventHandler { terminated.update { $0 = true } }
-        term.resume()
-        defer { term.cancel() }
+        // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
+        // their partial files, and the batch exits 128 + the signal.
+        Termination.install()
         let runner = BatchRunner(items: items, jobs: jobs, childArguments: childArguments(threads: threads),
                                  showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
-                                 cancelled: { interrupted.isSet || terminated.value })
+                                 cancelled: { Termination.isSet })
         let failures = runner.run()
-        if interrupted.isSet || terminated.value { throw CLIError("interrupted") }
+        try Termination.check()
         if !failures.isEmpty {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {

@@ -22,13 +22,16 @@ struct RenderCommand: ParsableCommand {
               specviz render track.wav --mode curve -o frames/%05d.png
             """)
 
-    @Argument(help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …); several make a batch (-o 'out/{stem}.mp4').")
+    @Argument(help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …), or - for standard input; several make a batch (-o 'out/{stem}.mp4').")
     var inputs: [String] = []
 
     /// The one input of a single render.
     var input: String { inputs.first ?? "" }
 
     @OptionGroup var batch: BatchOptions
+
+    @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
+    var allowPlaylists = false
 
     @OptionGroup var look: LookOptions
 
@@ -69,12 +72,33 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Render only the K-th of N equal, frame-aligned time segments (e.g. 2/4); join them with `specviz join`.")
     var segment: Segment?
 
+    /// The longest time accepted in --from/--to/--at (seconds): 100 days.
+    static let maxSeconds = 8_640_000.0
+
     func validate() throws {
-        if let from, from < 0 { throw ValidationError("--from must be ≥ 0") }
+        try InputChecks.number(from, "--from", in: 0...Self.maxSeconds, unit: " s")
+        try InputChecks.number(to, "--to", in: 0...Self.maxSeconds, unit: " s")
+        try InputChecks.number(at, "--at", in: 0...Self.maxSeconds, unit: " s")
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
-        if let at, at < 0 { throw ValidationError("--at must be ≥ 0") }
+        if !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51 (got \(crf))") }
+        if !InputChecks.x264Presets.contains(x264Preset) {
+            throw ValidationError("unknown --x264-preset '\(x264Preset)'\(InputChecks.suggestions(x264Preset, among: InputChecks.x264Presets)) (presets: \(InputChecks.x264Presets.joined(separator: ", ")))")
+        }
+        if let output {
+            let lower = output.lowercased()
+            let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
+            if ext != "png" && !InputChecks.videoExtensions.contains(ext) {
+                throw ValidationError("cannot write '\(output)': unsupported output format '.\(ext)' (use .mp4, .mkv, .mov, .webm, .gif, .png or a %05d.png pattern)")
+            }
+        }
         if live && (output != nil || at != nil || dumpFrame != nil) { throw ValidationError("--live shows the render: no -o, --at or --dump-frame") }
         if !live && output == nil { throw ValidationError("missing -o OUTPUT (or --live for a real-time preview)") }
+        if let dumpFrame, dumpFrame == output || dumpFrame == input {
+            throw ValidationError("--dump-frame needs a file of its own (not the input or -o)")
+        }
+        if let output, output == input {
+            throw ValidationError("-o must not be the input file")
+        }
         if dumpFrame != nil && !(output ?? "").lowercased().hasSuffix(".png") {
             throw ValidationError("--dump-frame goes with a PNG still (-o still.png --at T)")
         }
@@ -86,67 +110,102 @@ struct RenderCommand: ParsableCommand {
         try analysis.apply(to: &settings)
         if live { return try runLive(settings: settings) }
         guard let output else { throw CLIError("missing -o OUTPUT") }
+        Termination.install()
         let isPNG = output.lowercased().hasSuffix(".png")
         let isSequence = isPNG && PNGSequenceSink.isPattern(output)
-        if !overwrite && !isSequence && AtomicFile.exists(output) {
-            throw CLIError("'\(output)' exists (use -y to overwrite)")
+        let first = isSequence ? PNGSequenceSink.path(output, 0) : output
+        // A segment of a sequence shares the pattern with the other segments: it checks its own
+        // first frame (in applySegment), not frame 1.
+        if !overwrite && !(isSequence && segment != nil) && AtomicFile.exists(first) {
+            throw CLIError("'\(first)' exists (use -y to overwrite)")
         }
-        if !overwrite && isSequence && segment == nil && AtomicFile.exists(PNGSequenceSink.path(output, 0)) {
-            throw CLIError("'\(PNGSequenceSink.path(output, 0))' exists (use -y to overwrite)")
-        }
-        try AtomicFile.checkWritable(isSequence ? PNGSequenceSink.path(output, 0) : output)
-        let decoder = try AudioDecoder(path: input)
+        try AtomicFile.checkReplaceable(first)
+        try AtomicFile.checkWritable(first)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         try applySegment(duration: decoder.duration, fps: settings.fps)
+        let (start, end) = try timeRange(duration: decoder.duration)
         let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil
         if settings.labels && glyphs == nil && !quiet {
-            FileHandle.standardError.write("specviz: warning: no font found, rendering without labels\n".data(using: .utf8)!)
+            InputChecks.warn("no font found, rendering without labels")
         }
-        let job = RenderJob(source: decoder, settings: settings, glyphs: glyphs, from: from ?? 0, to: to)
+        try Termination.check()
 
         if isPNG && !isSequence {
+            let job = RenderJob(source: decoder, settings: settings, glyphs: glyphs, from: start, to: end)
+            job.cancelled = { Termination.isSet }
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
             if let d = decoder.duration, time > d + 1e-6 {
                 throw CLIError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             let picture = try job.still(at: time)
+            try Termination.check()
             if let dumpFrame {
                 if !overwrite && AtomicFile.exists(dumpFrame) { throw CLIError("'\(dumpFrame)' exists (use -y to overwrite)") }
-                try writeAtomically(FrameDump.encode(job.composer.scene), to: dumpFrame)
+                try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
             }
-            try PNGFile.write(picture, to: output)
+            try PNGFile.write(picture, to: output, overwrite: overwrite)
             return
         }
         if at != nil { throw CLIError("--at makes a single PNG still: use -o NAME.png") }
+        // One read of the input feeds the analysis and the sound of the video.
+        let tee = AudioTee(decoder: decoder)
+        let job = RenderJob(source: tee.analysis, settings: settings, glyphs: glyphs, from: start, to: end)
         let sink: FrameSink
         if isSequence {
-            sink = numberedForSegment(try PNGSequenceSink(pattern: output), fps: settings.fps)
+            // A segment writes its frames only; the frames past it belong to the other segments.
+            sink = numberedForSegment(try PNGSequenceSink(pattern: output, overwrite: overwrite,
+                                                          removesLaterFrames: segment == nil), fps: settings.fps)
         } else {
             var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
-            options.audioPath = input
-            options.audioStart = from ?? 0
-            options.audioEnd = to
+            options.audio = tee.track(from: start)
+            options.audioName = input
+            options.audioDuration = end.map { $0 - start }
             options.preset = x264Preset
             options.crf = crf
             options.threads = batch.x264Threads
+            options.overwrite = overwrite
             sink = try VideoEncoder(path: output, options: options)
         }
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         job.progress = { done, total in bar.update(done: done, total: total) }
         if batch.progressLines { job.progress = BatchOptions.reportProgress }
-        let interrupted = InterruptFlag.install()
-        job.cancelled = { interrupted.isSet }
+        job.cancelled = { Termination.isSet }
+        job.finishedReading = { tee.analysis.stop() }
         defer { bar.finish() }
-        try job.run(into: sink)
+        do {
+            try job.run(into: sink)
+        } catch {
+            try Termination.check()
+            throw error
+        }
+    }
+
+    /// --from and --to checked against the input's duration (when known): a start past the
+    /// end is an error, an end past it is clamped (with a note).
+    func timeRange(duration: Double?) throws -> (start: Double, end: Double?) {
+        let start = from ?? 0
+        var end = to
+        if let d = duration {
+            if start >= d {
+                throw CLIError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+            }
+            if let t = end, t > d {
+                InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s")
+                end = d
+            }
+        }
+        return (start, end)
     }
 }
 
 extension RenderCommand {
     /// `--live`: plays the file (from --from, until --to) through ALSA and shows it.
     func runLive(settings: RenderSettings) throws {
-        let decoder = try AudioDecoder(path: input)
-        if let from, from > 0 {
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
+        let (start, end) = try timeRange(duration: decoder.duration)
+        if start > 0 {
             var skip = [Float](repeating: 0, count: 4096 * decoder.channelCount)
-            var left = Int(from * Double(decoder.sampleRate))
+            var left = Int(start * Double(decoder.sampleRate))
             while left > 0 {
                 let n = try skip.withUnsafeMutableBufferPointer {
                     try decoder.readInterleaved(into: UnsafeMutableBufferPointer(rebasing: $0[0..<min(4096, left) * decoder.channelCount]))
@@ -160,18 +219,14 @@ extension RenderCommand {
                                         latency: 0.25)
         let pump = LiveAudioPump(playing: decoder, through: playback)
         try LiveRunner.run(settings: settings, pump: pump, display: liveDisplay, stats: look.stats,
-                           duration: to.map { $0 - (from ?? 0) })
+                           duration: end.map { $0 - start }, overwrite: overwrite)
         try? playback.drain()
     }
 }
 
 /// Writes bytes to a temporary file beside `path`, then renames it into place.
 func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    let temp = AtomicFile.temporaryPath(for: path)
-    guard FileManager.default.createFile(atPath: temp, contents: Data(bytes)) else {
-        throw CLIError("cannot write '\(path)'")
-    }
-    try AtomicFile.commit(temp, to: path)
+    try AtomicFile.write(bytes, to: path)
 }
 
 /// An error of the command line itself (bad combination, refusing to overwrite).

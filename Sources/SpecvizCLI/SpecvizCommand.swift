@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaIO
 
 @main
 struct SpecvizCommand: ParsableCommand {
@@ -28,6 +29,12 @@ struct SpecvizCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
+            // Stopped by a signal: the output is already cancelled; exit 128 + the signal.
+            if let sig = (error as? Interrupted)?.signal ?? Termination.received {
+                TemporaryFiles.removeAll()
+                FileHandle.standardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
+                Foundation.exit(128 + sig)
+            }
             let code = exitCode(for: error)
             if code == .success || error is CleanExit {
                 exit(withError: error)

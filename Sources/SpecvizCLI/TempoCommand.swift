@@ -16,8 +16,11 @@ struct TempoCommand: ParsableCommand {
             {"bpm", "confidence", "timeline"} where bpm is what the display shows for most of the file.
             """)
 
-    @Argument(help: "Audio or video file to analyse.")
+    @Argument(help: "Audio or video file to analyse (- for standard input).")
     var input: String
+
+    @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
+    var allowPlaylists = false
 
     @Flag(help: "Print the display timeline as CSV.")
     var csv = false
@@ -34,7 +37,7 @@ struct TempoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let decoder = try AudioDecoder(path: input)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let tracker = TempoTracker(sampleRate: decoder.sampleRate)
         var updates: [TempoUpdate] = []
         tracker.onUpdate = { updates.append($0) }

@@ -78,9 +78,15 @@ struct ToneCommand: ParsableCommand {
         let renderer = ToneRenderer(score: score.score, sampleRate: Double(rate), speakerVoicing: speaker)
         if let output {
             if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
-            let writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, wavFloat: floatWAV)
+            try AtomicFile.checkReplaceable(output)
+            Termination.install()
+            let writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, wavFloat: floatWAV, overwrite: overwrite)
             var block = [Float](repeating: 0, count: 4096)
             while true {
+                if Termination.isSet {
+                    writer.cancel()
+                    try Termination.check()
+                }
                 let n = block.withUnsafeMutableBufferPointer { renderer.render(into: $0) }
                 if n == 0 { break }
                 try block.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[0..<n])) }
@@ -108,7 +114,7 @@ struct ToneCommand: ParsableCommand {
         if chime { return (ToneScore.startChime(reference: reference), "start chime E5 G5 C6") }
         var tuning: TuningPreset?
         if let preset {
-            guard let p = TuningPreset.named(preset) else { throw CLIError("unknown preset '\(preset)' (see `specviz presets`)") }
+            guard let p = TuningPreset.named(preset) else { throw CLIError(InputChecks.unknownPreset(preset)) }
             guard !p.notes.isEmpty else { throw CLIError("preset '\(p.id)' has no strings to play") }
             tuning = p
         }

@@ -26,8 +26,11 @@ struct TuneCommand: ParsableCommand {
               specviz tune cello.flac --preset cello --reference 442
             """)
 
-    @Argument(help: "Audio or video file to analyse.")
+    @Argument(help: "Audio or video file to analyse (- for standard input).")
     var input: String
+
+    @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
+    var allowPlaylists = false
 
     @Flag(help: "Print one CSV row per analysis hop.")
     var csv = false
@@ -50,14 +53,14 @@ struct TuneCommand: ParsableCommand {
             throw ValidationError("--reference must be between 400 and 480 Hz (got \(reference))")
         }
         if TuningPreset.named(preset) == nil {
-            throw ValidationError("unknown preset '\(preset)' (run `specviz presets` for the list)")
+            throw ValidationError(InputChecks.unknownPreset(preset))
         }
     }
 
     func run() throws {
         let ref = ReferencePitch(reference)!.hertz
         let tuningPreset = TuningPreset.named(preset)!
-        let decoder = try AudioDecoder(path: input)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
         var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
         var summary = TuneSummary()

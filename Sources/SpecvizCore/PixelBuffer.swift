@@ -32,7 +32,7 @@ public struct PixelBuffer: Sendable {
     @inlinable
     public static func pack(_ c: SIMD4<Float>) -> UInt32 {
         var v = c * 255 + 0.5
-        v.replace(with: 0, where: v .< 0)
+        v.replace(with: 0, where: .!(v .>= 0))   // NaN → 0
         v.replace(with: 255, where: v .> 255)
         return UInt32(v.x) | UInt32(v.y) << 8 | UInt32(v.z) << 16 | UInt32(v.w) << 24
     }

@@ -43,6 +43,22 @@ public enum Signals {
         fwrite(bytes, 1, bytes.count, f)
         fclose(f)
     }
+
+    /// Writes mono samples as a 32-bit float WAV, exactly (NaN and infinities included).
+    public static func writeFloatWAV(_ samples: [Float], sampleRate: Int = 44100, to path: String) throws {
+        var bytes: [UInt8] = []
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        let dataSize = samples.count * 4
+        bytes.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + dataSize))
+        bytes.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16); u16(3); u16(1)
+        u32(UInt32(sampleRate)); u32(UInt32(sampleRate * 4)); u16(4); u16(32)
+        bytes.append(contentsOf: Array("data".utf8)); u32(UInt32(dataSize))
+        for s in samples { u32(s.bitPattern) }
+        guard let f = fopen(path, "wb") else { throw TestSignalError("cannot write \(path)") }
+        fwrite(bytes, 1, bytes.count, f)
+        fclose(f)
+    }
 }
 
 public struct TestSignalError: Error, CustomStringConvertible {

@@ -40,6 +40,43 @@ struct CLI {
                       stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Starts the binary without waiting (to signal it); stdin from `stdinFile` or nothing.
+    static func start(_ args: [String], stdinFile: String? = nil, env extra: [String: String] = [:]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/specviz-cli-tests-config"
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = stdinFile.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Runs with standard input read from a file and extra environment.
+    static func run(_ args: [String], stdinFile: String?, env extra: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/specviz-cli-tests-config"
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = stdinFile.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                      stderr: String(decoding: e, as: UTF8.self))
+    }
+
     /// A fresh temporary folder for one test.
     static func tempDir() -> String {
         let d = NSTemporaryDirectory() + "/specviz-cli-\(UUID().uuidString)"

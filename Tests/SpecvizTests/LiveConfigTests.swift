@@ -87,7 +87,8 @@ final class LiveConfigTests: XCTestCase {
         var saved = String(decoding: FileManager.default.contents(atPath: configPath) ?? Data(), as: UTF8.self)
         XCTAssertTrue(saved.contains("\"mode\": \"curve\"") && saved.contains("\"reference\": 442") && saved.contains("\"bpm\": true"), saved)
 
-        (status, err) = try specviz(["render", wav, "--live", "--device", "null", "--fb", fb, "--fb-size", "64x36",
+        // The first run left fb.raw: a regular file is written over only with -y (issue 14).
+        (status, err) = try specviz(["render", wav, "--live", "--device", "null", "--fb", fb, "--fb-size", "64x36", "-y",
                                      "--no-labels", "--stats", "--mode", "spectrogram", "--no-bpm"])
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(err.contains("live spectrogram 64x36"), "the flag overrides the file: \(err)")

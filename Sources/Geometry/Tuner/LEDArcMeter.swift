@@ -24,7 +24,7 @@ public struct LEDArcMeter {
     public static func sideCount(cents: Double) -> Int {
         let a = abs(cents)
         guard a > TunerViewState.inTuneCents else { return 0 }
-        return min(9, Int(((a - TunerViewState.inTuneCents) / centsPerSegment).rounded(.up)))
+        return min(9, Int(saturating: ((a - TunerViewState.inTuneCents) / centsPerSegment).rounded(.up)))
     }
 
     /// Whether LED `index` (0 = leftmost, 9 = centre, 18 = rightmost) is lit.

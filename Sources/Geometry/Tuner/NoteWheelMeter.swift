@@ -66,7 +66,7 @@ public struct NoteWheelMeter {
             }
         }
         // Tick fan and labels for the notes near the current position.
-        let centreMidi = Int(s.wheelPosition.rounded())
+        let centreMidi = Int(saturating: s.wheelPosition.rounded())
         let face = c.inset(c.w * 0.035)
         // Label size from the spacing of neighbouring spokes where the labels sit ("G#" ≈ 1.2 em).
         let labelRadius = (NoteWheelMeter.hub(c) - NoteWheelMeter.spokePoint(c, theta: 0, drop: labelDrop))

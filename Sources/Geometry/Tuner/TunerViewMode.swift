@@ -105,7 +105,7 @@ public struct TunerViewMode: ModeBuilder {
         case .wheel: pair = "NOTE WHEEL \u{00B7} FINE TUNE"
         case .strobe: pair = "STROBOSCOPE \u{00B7} INFO BAR"
         }
-        let tenths = Int((reference * 10).rounded())
+        let tenths = Int(saturating: (reference * 10).rounded())
         let ref = "A4 = \(tenths / 10).\(tenths % 10) Hz"
         let title = TunerColors.amber, small = TunerColors.alpha(TunerColors.amber, 0.6)
         scene.glowText("SPECVIZ TUNER", at: p.header, size: f, color: title, anchor: p.headerAnchor)

@@ -5,13 +5,15 @@ import SpecvizCore
 /// packets are read only as samples are asked for, so memory stays bounded
 /// for hour-long input. Output is float at the stream's own rate, either as
 /// a mono mix (`readMono`) or interleaved (`readInterleaved`).
-public final class AudioDecoder: AudioSource {
+public final class AudioDecoder: AudioSource, CustomStringConvertible {
     public let path: String
     public let sampleRate: Int
     public let channelCount: Int
     public let duration: Double?
     /// The codec's name, e.g. `pcm_s16le`, `flac`, `mp3`.
     public let codecName: String
+    /// The name it was opened with (for messages).
+    public var description: String { path }
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -25,21 +27,32 @@ public final class AudioDecoder: AudioSource {
     private var draining = false
     private var finished = false
 
-    /// Opens `path`. Throws a `MediaError` naming the file when it cannot be opened,
-    /// holds no audio stream, or its codec is unknown.
-    public init(path: String) throws {
+    /// Samples that were NaN, infinite or beyond ±`sampleLimit` (a damaged or hostile float
+    /// file): read as 0 (non-finite) or clamped, so analysis and drawing stay finite.
+    public private(set) var replacedSamples = 0
+    /// Called once, on the first replaced sample, with a one-line explanation.
+    public var onReplacedSamples: ((String) -> Void)?
+    /// The largest magnitude passed through (+60 dB over full scale).
+    public static let sampleLimit: Float = 1000
+
+    private var input: OpenedInput?
+
+    /// Opens `path` (`-` is standard input) under `policy` (see `InputPolicy`: local files
+    /// and pipes only, no playlists unless allowed). Throws a `MediaError` naming the file
+    /// when it cannot be opened, holds no audio stream, or its codec is unknown.
+    public init(path: String, policy: InputPolicy = InputPolicy()) throws {
         _ = quietLibav
         self.path = path
-        var fmt: UnsafeMutablePointer<AVFormatContext>? = nil
-        let openCode = avformat_open_input(&fmt, path, nil, nil)
-        if openCode < 0 {
-            throw MediaError("cannot open '\(path)': \(MediaError.avText(openCode))")
-        }
+        let opened = try policy.open(path)
+        input = opened
+        let fmt: UnsafeMutablePointer<AVFormatContext>? = opened.format
         format = fmt
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         do {
-            try avCheck(avformat_find_stream_info(fmt, nil), "avformat_find_stream_info", "'\(path)' is not a readable media file")
+            let info = avformat_find_stream_info(fmt, nil)
+            if opened.refusedOpens > 0 { throw MediaError("cannot open '\(path)': \(OpenedInput.refusalText)") }
+            try avCheck(info, "avformat_find_stream_info", "'\(path)' is not a readable media file")
             let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
             guard index >= 0 else { throw MediaError("'\(path)' holds no audio stream") }
             streamIndex = index
@@ -60,15 +73,15 @@ public final class AudioDecoder: AudioSource {
             }
             sampleRate = rate
             channelCount = channels
+            var seconds: Double?
             if stream.pointee.duration > 0 {
-                duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+                seconds = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
             } else if fmt!.pointee.duration > 0 {
-                duration = Double(fmt!.pointee.duration) / Double(AV_TIME_BASE)
-            } else {
-                duration = nil
+                seconds = Double(fmt!.pointee.duration) / Double(AV_TIME_BASE)
             }
+            duration = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         } catch {
-            Self.release(format: &format, codec: &codec, resampler: &resampler)
+            Self.release(format: &format, codec: &codec, resampler: &resampler, input: &input)
             var p: UnsafeMutablePointer<AVPacket>? = packet
             av_packet_free(&p)
             var f: UnsafeMutablePointer<AVFrame>? = frame
@@ -78,7 +91,7 @@ public final class AudioDecoder: AudioSource {
     }
 
     deinit {
-        Self.release(format: &format, codec: &codec, resampler: &resampler)
+        Self.release(format: &format, codec: &codec, resampler: &resampler, input: &input)
         var p: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&p)
         var f: UnsafeMutablePointer<AVFrame>? = frame
@@ -87,10 +100,12 @@ public final class AudioDecoder: AudioSource {
 
     private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?,
                                 codec: inout UnsafeMutablePointer<AVCodecContext>?,
-                                resampler: inout OpaquePointer?) {
+                                resampler: inout OpaquePointer?, input: inout OpenedInput?) {
         if resampler != nil { swr_free(&resampler) }
         if codec != nil { avcodec_free_context(&codec) }
-        if format != nil { avformat_close_input(&format) }
+        input?.close()
+        input = nil
+        format = nil
     }
 
     /// Reads up to `buffer.count` mono samples (mean of the channels). 0 at the end.
@@ -201,9 +216,11 @@ public final class AudioDecoder: AudioSource {
         if inLayout.nb_channels == 0 { av_channel_layout_default(&inLayout, Int32(channelCount)) }
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(channelCount))
-        try avCheck(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
-                                        &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil),
-                    "swr_alloc_set_opts2", "'\(path)'")
+        let made = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
+                                       &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil)
+        if made < 0 {
+            throw MediaError("'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))")
+        }
         try avCheck(swr_init(swr), "swr_init", "'\(path)'")
         resampler = swr
         return swr!
@@ -226,6 +243,28 @@ public final class AudioDecoder: AudioSource {
         }
         try avCheck(got, "swr_convert", "'\(path)'")
         pending.removeLast((maxOut - Int(got)) * channelCount)
+        sanitize(from: base)
+    }
+
+    /// Replaces non-finite samples by 0 and clamps huge ones, from `start` to the end of
+    /// `pending`; counts them and reports the first once. Does not allocate.
+    private func sanitize(from start: Int) {
+        let limit = Self.sampleLimit
+        var bad = 0
+        pending.withUnsafeMutableBufferPointer { p in
+            for i in start..<p.count {
+                let x = p[i]
+                if !(abs(x) <= limit) {          // NaN fails every comparison
+                    p[i] = x.isFinite ? (x > 0 ? limit : -limit) : 0
+                    bad += 1
+                }
+            }
+        }
+        guard bad > 0 else { return }
+        if replacedSamples == 0 {
+            onReplacedSamples?("'\(path)' holds NaN, infinite or out-of-range samples; they are read as silence (or clamped)")
+        }
+        replacedSamples += bad
     }
 
     private func flushResampler(_ swr: OpaquePointer, frames: Int) throws {
@@ -240,5 +279,6 @@ public final class AudioDecoder: AudioSource {
         }
         try avCheck(got, "swr_convert", "'\(path)'")
         pending.removeLast((frames - Int(got)) * channelCount)
+        sanitize(from: base)
     }
 }

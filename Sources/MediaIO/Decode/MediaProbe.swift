@@ -16,12 +16,12 @@ public struct MediaProbe: Sendable {
     public var streams: [Stream]
     public var formatName: String
 
+    /// Opens `path` under the default `InputPolicy` (local files only, no playlists).
     public init(path: String) throws {
         _ = quietLibav
-        var fmt: UnsafeMutablePointer<AVFormatContext>? = nil
-        let r = avformat_open_input(&fmt, path, nil, nil)
-        guard r >= 0, let fmt else { throw MediaError("cannot open '\(path)': \(MediaError.avText(r))") }
-        defer { var f: UnsafeMutablePointer<AVFormatContext>? = fmt; avformat_close_input(&f) }
+        let input = try InputPolicy().open(path)
+        let fmt = input.format
+        defer { input.close() }
         try avCheck(avformat_find_stream_info(fmt, nil), "avformat_find_stream_info", path)
         formatName = String(cString: fmt.pointee.iformat.pointee.name)
         var list: [Stream] = []
@@ -39,6 +39,7 @@ public struct MediaProbe: Sendable {
         defer { var p = pkt; av_packet_free(&p) }
         while av_read_frame(fmt, pkt) >= 0 {
             let s = Int(pkt!.pointee.stream_index)
+            guard s < list.count else { av_packet_unref(pkt); continue }   // a stream that appeared late
             list[s].packets += 1
             let pts = pkt!.pointee.pts
             if pts != spv_nopts() {

@@ -25,6 +25,7 @@ public final class AudioFileWriter {
     public private(set) var encodedSampleRate = 0
 
     private let tempPath: String
+    private let overwrite: Bool
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var resampler: OpaquePointer?
@@ -42,12 +43,15 @@ public final class AudioFileWriter {
     /// Creates the writer and the temporary file.
     /// - Parameters: path (its extension picks the format), sampleRate (Hz), channels (1–8),
     ///   wavFloat (`.wav` as 32-bit float instead of 16-bit PCM), bitRate (bits/s for lossy codecs).
-    public init(path: String, sampleRate: Int, channels: Int, wavFloat: Bool = false, bitRate: Int = 192_000) throws {
+    ///   overwrite: replace an existing file (otherwise the final name is created exclusively).
+    public init(path: String, sampleRate: Int, channels: Int, wavFloat: Bool = false, bitRate: Int = 192_000,
+                overwrite: Bool = true) throws {
         _ = quietLibav
         guard sampleRate >= 1000, (1...8).contains(channels) else {
             throw MediaError("'\(path)': cannot write \(channels) channels at \(sampleRate) Hz")
         }
         self.path = path
+        self.overwrite = overwrite
         self.sampleRate = sampleRate
         self.channels = channels
         let slash = path.lastIndex(of: "/")
@@ -182,7 +186,7 @@ public final class AudioFileWriter {
             try send(nil)
             try avCheck(av_write_trailer(format), "av_write_trailer", "'\(path)'")
             if let fmt = format, spv_fmt_has_nofile(fmt) == 0 { avio_closep(&fmt.pointee.pb) }
-            try AtomicFile.commit(tempPath, to: path)
+            try AtomicFile.commit(tempPath, to: path, overwrite: overwrite)
             state = .finished
             release()
         } catch { fail(); throw error }

@@ -1,11 +1,13 @@
 import CFFmpeg
 import SpecvizCore
 
-/// Re-encodes the sound of an input file into an audio stream of an output container
-/// (AAC for MP4/MOV/MKV, the container's default otherwise), over [start, end) seconds,
-/// so it lines up with the rendered frames. Streams: bounded memory for any length.
+/// Encodes sound read from a source (already positioned at the render's start) into an
+/// audio stream of an output container (AAC for MP4/MOV/MKV, the container's default
+/// otherwise), at most `duration` seconds of it, so it lines up with the rendered frames.
+/// It does not open or decode the input itself: the render reads the input once (`AudioTee`).
+/// Streams: bounded memory for any length.
 final class AudioTrackEncoder {
-    let decoder: AudioDecoder
+    let decoder: AudioTrackSource
     let stream: UnsafeMutablePointer<AVStream>
     var ctx: UnsafeMutablePointer<AVCodecContext>?
     var swr: OpaquePointer?
@@ -17,18 +19,21 @@ final class AudioTrackEncoder {
     let outRate: Int
     let outChannels: Int
     var input: [Float]
-    let startSample: Int
     let endSample: Int?
     var inputPosition = 0
     var inputDone = false
     var encoded = 0
     let name: String
 
-    init(input path: String, format oc: UnsafeMutablePointer<AVFormatContext>, start: Double, end: Double?) throws {
-        decoder = try AudioDecoder(path: path)
+    init(source: AudioTrackSource, name path: String, format oc: UnsafeMutablePointer<AVFormatContext>, duration: Double?) throws {
+        decoder = source
         name = path
         format = oc
-        guard let codec = avcodec_find_encoder(oc.pointee.oformat.pointee.audio_codec) else {
+        let formatName = String(cString: oc.pointee.oformat.pointee.name)
+        // AAC in MP4/MOV and in Matroska too (libavformat's Matroska default is Vorbis).
+        let codecID = formatName.contains("matroska") || formatName.contains("mp4") || formatName.contains("mov")
+            ? AV_CODEC_ID_AAC : oc.pointee.oformat.pointee.audio_codec
+        guard let codec = avcodec_find_encoder(codecID) else {
             throw MediaError("no audio encoder for this container")
         }
         let c = avcodec_alloc_context3(codec)!
@@ -65,8 +70,7 @@ final class AudioTrackEncoder {
         fifo = av_audio_fifo_alloc(c.pointee.sample_fmt, Int32(outChannels), Int32(frameSize * 4))
         input = [Float](repeating: 0, count: 4096 * decoder.channelCount)
         let inRate = Double(decoder.sampleRate)
-        startSample = Int((start * inRate).rounded())
-        endSample = end.map { Int(($0 * inRate).rounded()) }
+        endSample = duration.map { Int(max(0, min($0 * inRate, 1e15)).rounded()) }
         conv = try Self.makeFrame(c, samples: 4096 * 4 + 64)
         out = try Self.makeFrame(c, samples: frameSize)
     }
@@ -94,15 +98,11 @@ final class AudioTrackEncoder {
         guard !inputDone, let swr, let conv, let fifo else { return false }
         let channels = decoder.channelCount
         var n = try input.withUnsafeMutableBufferPointer { try decoder.readInterleaved(into: $0) }
-        var offset = 0
+        let offset = 0
         if n == 0 {
             inputDone = true
         } else {
-            // Skip what precedes the start, stop at the end.
-            if inputPosition < startSample {
-                let skip = min(n, startSample - inputPosition)
-                offset = skip; n -= skip; inputPosition += skip
-            }
+            // Stop at the end.
             if let end = endSample {
                 n = max(0, min(n, end - inputPosition))
                 if inputPosition + n >= end { inputDone = true }
@@ -126,7 +126,7 @@ final class AudioTrackEncoder {
 
     /// Encodes sound until `seconds` of it (from the start) are in the file, or the input ends.
     func encode(until seconds: Double, packet: UnsafeMutablePointer<AVPacket>) throws {
-        let target = Int(seconds * Double(outRate))
+        let target = Int(max(0, min(seconds * Double(outRate), 1e15)))
         while encoded < target {
             if Int(av_audio_fifo_size(fifo)) < frameSize {
                 if try !pull() { return }

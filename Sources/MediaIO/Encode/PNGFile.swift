@@ -7,19 +7,10 @@ import Glibc
 /// PNG files through libpng's simplified `png_image` API (status codes, no longjmp).
 public enum PNGFile {
     /// Writes `picture` as an 8-bit RGBA PNG. The file appears atomically: it is written
-    /// to a temporary name beside `path` and renamed when complete.
-    public static func write(_ picture: PixelBuffer, to path: String) throws {
-        var image = spv_png_image_rgba(UInt32(picture.width), UInt32(picture.height))
-        let temp = AtomicFile.temporaryPath(for: path)
-        let ok = picture.pixels.withUnsafeBytes { raw in
-            png_image_write_to_file(&image, temp, 0, raw.baseAddress, Int32(picture.width * 4), nil)
-        }
-        if ok == 0 {
-            let why = withUnsafePointer(to: &image.message) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            unlink(temp)
-            throw MediaError("cannot write '\(path)': \(why)")
-        }
-        try AtomicFile.commit(temp, to: path)
+    /// to a temporary name beside `path` and renamed when complete (see `AtomicFile.commit`
+    /// for `overwrite`). Encoded in memory first, so a write error has its reason.
+    public static func write(_ picture: PixelBuffer, to path: String, overwrite: Bool = true) throws {
+        try AtomicFile.write(encode(picture), to: path, overwrite: overwrite)
     }
 
     /// Encodes `picture` as PNG bytes in memory.

@@ -5,8 +5,8 @@ import SpecvizCore
 /// by stream copy: the compressed video packets are copied unchanged (no re-encode), with
 /// their timestamps shifted by the length of the parts before them.
 ///
-/// Sound: with `audioPath` the original's sound is encoded once over the whole joined span
-/// (from `audioStart` seconds for the joined video's length), so there is no gap or click
+/// Sound: with `audio` (the original, read from the render's --from) the original's sound is
+/// encoded once over the whole joined span (for the joined video's length), so there is no gap or click
 /// at a join; without it the parts' own audio packets are copied (each part's encoder
 /// priming may then be audible at the joins).
 ///
@@ -22,26 +22,33 @@ public enum StreamJoiner {
     /// One opened part: its demuxer and stream indices.
     final class Part {
         let path: String
-        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        let input: OpenedInput
+        var ctx: UnsafeMutablePointer<AVFormatContext>? { input.format }
         let video: Int32
         let audio: Int32
 
+        /// Opened like every input (`InputPolicy`: a local file, no playlists, no nested opens).
         init(path: String) throws {
             self.path = path
-            var c: UnsafeMutablePointer<AVFormatContext>? = nil
-            try avCheck(avformat_open_input(&c, path, nil, nil), "avformat_open_input", "cannot open '\(path)'")
-            ctx = c
-            try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'")
+            let opened = try InputPolicy().open(path)
+            let c = opened.format
+            do {
+                try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'")
+            } catch {
+                opened.close()
+                throw error
+            }
             let v = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             guard v >= 0 else {
-                avformat_close_input(&ctx)
+                opened.close()
                 throw MediaError("'\(path)' has no video stream")
             }
+            input = opened
             video = v
             audio = av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         }
 
-        deinit { avformat_close_input(&ctx) }
+        deinit { input.close() }
 
         func stream(_ i: Int32) -> UnsafeMutablePointer<AVStream> { ctx!.pointee.streams[Int(i)]! }
         var videoParameters: UnsafeMutablePointer<AVCodecParameters> { stream(video).pointee.codecpar }
@@ -68,8 +75,8 @@ public enum StreamJoiner {
     /// Joins `parts` (in order) into `path`. Throws before writing anything when a part
     /// cannot be read or does not match the first.
     @discardableResult
-    public static func join(parts paths: [String], to path: String, audioPath: String? = nil,
-                            audioStart: Double = 0) throws -> Summary {
+    public static func join(parts paths: [String], to path: String, audio: AudioTrackSource? = nil,
+                            audioName: String = "audio") throws -> Summary {
         _ = quietLibav
         guard let firstPath = paths.first else { throw MediaError("nothing to join: no parts given") }
         // Check every part first, and count the frames.
@@ -80,7 +87,7 @@ public enum StreamJoiner {
         for p in paths {
             let part = p == firstPath && frames == 0 ? first! : try Part(path: p)
             try checkMatch(part, first!)
-            if audioPath == nil && (part.audio < 0) != (first!.audio < 0) {
+            if audio == nil && (part.audio < 0) != (first!.audio < 0) {
                 throw MediaError("'\(p)' and '\(firstPath)' differ in having sound: give --audio ORIGINAL")
             }
             frames += try part.frameCount()
@@ -107,8 +114,8 @@ public enum StreamJoiner {
             vs.pointee.time_base = first!.stream(first!.video).pointee.time_base
             vs.pointee.avg_frame_rate = rate
             var copiedAudio: UnsafeMutablePointer<AVStream>?
-            if let audioPath {
-                audioEncoder = try AudioTrackEncoder(input: audioPath, format: out, start: audioStart, end: audioStart + seconds)
+            if let audio {
+                audioEncoder = try AudioTrackEncoder(source: audio, name: audioName, format: out, duration: seconds)
             } else if first!.audio >= 0 {
                 let a = avformat_new_stream(out, nil)!
                 try avCheck(avcodec_parameters_copy(a.pointee.codecpar, first!.stream(first!.audio).pointee.codecpar),

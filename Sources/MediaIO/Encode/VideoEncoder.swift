@@ -17,7 +17,7 @@ public final class VideoEncoder: FrameSink {
     struct Slot: @unchecked Sendable { let frame: UnsafeMutablePointer<AVFrame> }
     static let poolSize = 3
 
-    public struct Options: Sendable {
+    public struct Options: @unchecked Sendable {
         public var width: Int
         public var height: Int
         public var fps: Int
@@ -26,11 +26,16 @@ public final class VideoEncoder: FrameSink {
         public var crf: Int = 20
         /// Encoder threads (0: the encoder's own choice, for x264 about 1.5 per core).
         public var threads: Int = 0
-        /// Input whose audio is muxed (nil: silent video).
-        public var audioPath: String?
-        /// Audio span in seconds (start, optional end), matching the rendered frames.
-        public var audioStart: Double = 0
-        public var audioEnd: Double?
+        /// Sound to mux, read from the render's start (nil: silent video); e.g. an
+        /// `AudioTee`'s track side, so the input is read once.
+        public var audio: AudioTrackSource?
+        /// The input's name, for messages.
+        public var audioName = "audio"
+        /// Seconds of sound to mux at most (nil: until the source ends).
+        public var audioDuration: Double?
+        /// Replace an existing file at the path (otherwise the final name is created
+        /// exclusively, so two renders to one path cannot silently replace each other).
+        public var overwrite = false
         public init(width: Int, height: Int, fps: Int) {
             self.width = width; self.height = height; self.fps = fps
         }
@@ -125,8 +130,8 @@ public final class VideoEncoder: FrameSink {
         stream.pointee.avg_frame_rate = ctx.pointee.framerate
 
         // Sound.
-        if let audioPath = options.audioPath, ofmt.pointee.audio_codec != AV_CODEC_ID_NONE {
-            audio = try AudioTrackEncoder(input: audioPath, format: oc, start: options.audioStart, end: options.audioEnd)
+        if let source = options.audio, ofmt.pointee.audio_codec != AV_CODEC_ID_NONE {
+            audio = try AudioTrackEncoder(source: source, name: options.audioName, format: oc, duration: options.audioDuration)
         }
 
         scaler = try VideoEncoder.makeScaler(width: options.width, height: options.height, to: pixFmt)
@@ -259,7 +264,7 @@ public final class VideoEncoder: FrameSink {
             if spv_fmt_has_nofile(oc) == 0 { avio_closep(&oc.pointee.pb) }
             finished = true
             release()
-            try AtomicFile.commit(temp, to: path)
+            try AtomicFile.commit(temp, to: path, overwrite: options.overwrite)
         } catch {
             cancel()
             throw error

@@ -36,7 +36,7 @@ public final class TerminalSession {
             }
             tcsetattr(input, TCSANOW, &raw)
         }
-        let handler: @convention(c) (Int32) -> Void = { _ in terminalSignal = 1 }
+        let handler: @convention(c) (Int32) -> Void = { sig in if terminalSignal == 0 { terminalSignal = sig } }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
         signal(SIGHUP, handler)
@@ -50,6 +50,9 @@ public final class TerminalSession {
 
     /// True once SIGINT, SIGTERM or SIGHUP arrived.
     public var interrupted: Bool { terminalSignal != 0 }
+
+    /// The signal that arrived (SIGINT, SIGTERM or SIGHUP), if any.
+    public var receivedSignal: Int32? { terminalSignal == 0 ? nil : terminalSignal }
 
     /// The next key pressed, without waiting; nil when none is pending.
     public func readKey() -> UInt8? {

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+import Tuning
+
+/// Opening an input file and checking names and numbers from the command line (issue 14).
+enum InputChecks {
+    /// Opens `path` (`-` is standard input) under the input policy; damaged samples are
+    /// reported once on stderr as a warning (unless `quiet`).
+    static func openDecoder(_ path: String, allowPlaylists: Bool, quiet: Bool = false) throws -> AudioDecoder {
+        let decoder = try AudioDecoder(path: path, policy: InputPolicy(allowPlaylists: allowPlaylists))
+        if !quiet { decoder.onReplacedSamples = { warn($0) } }
+        return decoder
+    }
+
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("specviz: warning: \(line)\n".utf8))
+    }
+
+    static func note(_ line: String) {
+        FileHandle.standardError.write(Data("specviz: note: \(line)\n".utf8))
+    }
+
+    /// Throws unless `value` is finite and in `range` (NaN, ±inf and 1e300 are refused).
+    static func number(_ value: Double?, _ option: String, in range: ClosedRange<Double>, unit: String = "") throws {
+        guard let value else { return }
+        guard value.isFinite, range.contains(value) else {
+            throw ValidationError("\(option) must be a number from \(format(range.lowerBound)) to \(format(range.upperBound))\(unit) (got \(value))")
+        }
+    }
+
+    static func format(_ x: Double) -> String { String(format: "%g", x) }
+
+    /// "unknown preset 'x'" with the closest preset ids, by edit distance.
+    static func unknownPreset(_ name: String) -> String {
+        "unknown preset '\(name)'" + suggestions(name, among: TuningPreset.all.map(\.id)) + " (see `specviz presets`)"
+    }
+
+    /// ", did you mean a, b?" for the candidates within a small edit distance (or sharing a prefix).
+    static func suggestions(_ name: String, among candidates: [String]) -> String {
+        let n = name.lowercased()
+        let scored = candidates.map { ($0, editDistance(n, $0.lowercased())) }
+        let limit = max(2, n.count / 3)
+        let close = scored.filter { $0.1 <= limit || (n.count >= 3 && $0.0.lowercased().hasPrefix(n)) }
+            .sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }
+            .prefix(3).map(\.0)
+        return close.isEmpty ? "" : ", did you mean " + close.joined(separator: ", ") + "?"
+    }
+
+    /// Levenshtein distance (insert, delete, substitute: 1 each).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// x264's presets, fastest first.
+    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// Output extensions `render -o` writes.
+    static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif"]
+}
