@@ -45,14 +45,13 @@ struct JoinCommand: ParsableCommand {
     func run() throws {
         if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
         try AtomicFile.checkWritable(output)
-        var track: AudioTrackSource?
-        if let audio {
-            // The original, opened like any input and read once from --from.
-            let tee = AudioTee(decoder: try InputChecks.openDecoder(audio, allowPlaylists: false, quiet: quiet))
-            tee.analysis.stop()
-            track = tee.track(from: audioFrom)
+        // The original, opened like any input and read once from --from (the tee's track side
+        // refers to the tee without owning it: keep the tee alive through the join).
+        let tee = try audio.map { AudioTee(decoder: try InputChecks.openDecoder($0, allowPlaylists: false, quiet: quiet)) }
+        tee?.analysis.stop()
+        let summary = try withExtendedLifetime(tee) {
+            try StreamJoiner.join(parts: parts, to: output, audio: tee?.track(from: audioFrom), audioName: audio ?? "audio")
         }
-        let summary = try StreamJoiner.join(parts: parts, to: output, audio: track, audioName: audio ?? "audio")
         if !quiet {
             FileHandle.standardError.write(Data(String(format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
                                                        parts.count, summary.frames, summary.seconds, output).utf8))
