@@ -28,11 +28,17 @@ final class OnsetStrength {
     private let lowBin: Int
     private let highBin: Int
     private let scale: Float
+    private let lowTop: Int
+    private let midTop: Int
     private var hasPrevious = false
 
     /// Mean square of the newest frame (linear, full scale = 0.5 for a sine): used
     /// by the tracker's silence suppression.
     private(set) var lastPower: Float = 0
+    /// The newest frame's flux below 200 Hz (kick and bass), log-compressed like the onset.
+    private(set) var lastLowFlux: Float = 0
+    /// The newest frame's flux from 200 Hz to 3 kHz (snare body, chords; few hi-hats).
+    private(set) var lastMidFlux: Float = 0
 
     /// - Parameters:
     ///   - sampleRate: audio rate (Hz).
@@ -56,6 +62,8 @@ final class OnsetStrength {
         let binHz = Double(sampleRate) / Double(size)
         lowBin = max(1, Int((30 / binHz).rounded(.up)))
         highBin = max(lowBin + 1, min(size / 2, Int(16_000 / binHz)))
+        lowTop = max(lowBin, min(highBin, Int(200 / binHz)))
+        midTop = max(lowTop, min(highBin, Int(3000 / binHz)))
     }
 
     deinit {
@@ -81,7 +89,21 @@ final class OnsetStrength {
         lastPower = power / Float(size)
         fft.forward(UnsafePointer(windowed), re: re, im: im)
         var flux: Float = 0
-        for k in lowBin...highBin {
+        for k in lowBin...lowTop {
+            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
+            let d = m - previous[k]
+            if d > 0 { flux += d }
+            previous[k] = m
+        }
+        let low = flux
+        for k in (lowTop + 1)..<(midTop + 1) {
+            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
+            let d = m - previous[k]
+            if d > 0 { flux += d }
+            previous[k] = m
+        }
+        let mid = flux - low
+        for k in (midTop + 1)..<(highBin + 1) {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
             let d = m - previous[k]
             if d > 0 { flux += d }
@@ -89,8 +111,12 @@ final class OnsetStrength {
         }
         if !hasPrevious {
             hasPrevious = true
+            lastLowFlux = 0
+            lastMidFlux = 0
             return 0
         }
+        lastLowFlux = log(1 + 10 * low)
+        lastMidFlux = log(1 + 10 * max(0, mid))
         return log(1 + 10 * flux)
     }
 }
