@@ -146,8 +146,9 @@ public final class BeatAnalyzer {
         let shown = shownSeconds()
         guard duration > 0, shown >= 0.25 * duration, envelope.count > 16 else { return result }
         let broad = normalised(envelope), low = normalised(lowEnvelope), mid = normalised(midEnvelope)
-        let w = Float(Self.lowWeight)
-        let o = zip(broad, low).map { $0 + w * $1 }
+        let wb = Self.mix[0], wl = Self.mix[1], wm = Self.mix[2]
+        var o = [Float](repeating: 0, count: broad.count)
+        for i in 0..<o.count { o[i] = wb * broad[i] + wl * low[i] + wm * mid[i] }
         let runs = steadyRuns()
         guard !runs.isEmpty else { return result }
 
@@ -168,16 +169,13 @@ public final class BeatAnalyzer {
         beats = trimLeading(beats, o: o)
         result.levelFactor = factor
         result.segments = segments(beats: beats, factor: factor, duration: duration)
-        // A segment's tempo: the steady display runs inside it (the display is within
-        // ±2 BPM far more often than a beat-interval fit), else the beats' own rate.
-        for s in result.segments.indices {
-            let seg = result.segments[s]
-            var weight = 0.0, sum = 0.0
-            for r in runs {
-                let overlap = min(r.end, seg.end + Self.hearing) - max(r.start, seg.start + 2)
-                if overlap > 0 && abs(r.bpm * factor - seg.bpm) <= 0.06 * seg.bpm { weight += overlap; sum += overlap * r.bpm * factor }
-            }
-            if weight > 0 { result.segments[s].bpm = sum / weight }
+        // A segment's tempo: the time-weighted median of the display over it (the display is
+        // within ±2 BPM far more often than a beat-interval fit), else the beats' own rate.
+        for k in result.segments.indices {
+            let seg = result.segments[k]
+            let whole = result.segments.count == 1
+            let lo = whole ? -Double.infinity : seg.start + 3, hi = whole ? Double.infinity : seg.end + Self.hearing
+            if let m = displayMedian(from: lo, to: hi, near: whole ? nil : seg.bpm / factor) { result.segments[k].bpm = m * factor }
         }
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
         return result
@@ -234,7 +232,13 @@ public final class BeatAnalyzer {
                 merged.append(r)
             }
         }
-        return merged
+        // A shorter run at 2/3 or 3/2 of the longest one is a metrical misreading (a bossa's
+        // 3-3-2 pattern read in dotted quarters), not a tempo change.
+        guard let longest = merged.max(by: { $0.end - $0.start < $1.end - $1.start }) else { return merged }
+        return merged.filter { r in
+            let ratio = r.bpm / longest.bpm
+            return !(abs(ratio - 2.0 / 3) < 0.02 || abs(ratio - 1.5) < 0.03)
+        }
     }
     static let minRun = 3.0
 
@@ -400,10 +404,10 @@ public final class BeatAnalyzer {
     public private(set) var lastLevelFeatures: [Double] = []
     static let fastest = 190.0
     static let slowest = 55.0
-    static var lowWeight: Double = {
-        if let v = getenv("SPECVIZ_LOWW") { return Double(String(cString: v)) ?? 1 }
-        return 1
-    }()
+    /// Weights of the broadband, low-band (< 200 Hz) and mid-band (200 Hz – 3 kHz) envelopes
+    /// in the tracking signal: hi-hats and rides, loud in broadband flux, sit on the
+    /// off-beats of most dance styles, kicks and snares on the beats.
+    static let mix: [Float] = [0, 1, 1]
 
     // MARK: - Intro trimming and segments
 
@@ -433,7 +437,7 @@ public final class BeatAnalyzer {
     }
 
     /// Tempo segments from the beat intervals: a running median of 8 intervals, split where
-    /// it moves by more than 4 % and stays there.
+    /// it moves by more than 7 % and stays there (a drift of a few % is one segment).
     private func segments(beats: [Int], factor: Double, duration: Double) -> [TempoSegment] {
         guard beats.count >= 4 else { return [] }
         let times = beats.map { frameTime($0) }
@@ -446,10 +450,10 @@ public final class BeatAnalyzer {
         }
         var segs: [TempoSegment] = []
         var start = 0
-        for k in 1..<local.count where abs(local[k] - local[start]) > 0.04 * local[start] {
+        for k in 1..<local.count where abs(local[k] - local[start]) > 0.07 * local[start] {
             // A change only when the next 8 intervals agree with the new value.
             let ahead = local[k..<min(local.count, k + 8)]
-            if ahead.count >= 6 && ahead.allSatisfy({ abs($0 - local[k]) <= 0.03 * local[k] }) {
+            if ahead.count >= 6 && ahead.allSatisfy({ abs($0 - local[k]) <= 0.03 * local[k] }) && times[k] - times[start] >= 4 {
                 segs.append(TempoSegment(start: times[start], end: times[k], bpm: 0))
                 start = k
             }
@@ -461,6 +465,27 @@ public final class BeatAnalyzer {
             segs[s].bpm = Self.slopeBPM(inside)
         }
         return segs
+    }
+
+    /// Time-weighted median of the displayed tempo (folded level) over updates in [lo, hi],
+    /// only values within 8 % of `near` when given.
+    func displayMedian(from lo: Double, to hi: Double, near: Double?) -> Double? {
+        var spans: [(bpm: Double, seconds: Double)] = []
+        for (i, u) in updates.enumerated() where u.time >= lo && u.time <= hi {
+            guard let d = u.display else { continue }
+            if let near, abs(d.bpm - near) > 0.08 * near { continue }
+            let end = i + 1 < updates.count ? updates[i + 1].time : tracker.time
+            spans.append((d.bpm, max(0, end - u.time)))
+        }
+        let total = spans.reduce(0) { $0 + $1.seconds }
+        guard total > 0 else { return nil }
+        spans.sort { $0.bpm < $1.bpm }
+        var acc = 0.0
+        for s in spans {
+            acc += s.seconds
+            if acc >= total / 2 { return s.bpm }
+        }
+        return spans.last?.bpm
     }
 
     /// BPM of a beat sequence by a least-squares line through (index, time).
