@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Foundation
 import Geometry
@@ -59,6 +60,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    @Flag(help: "With --bpm: flash and beat dot as live shows them (causal) instead of on the beats of the whole-track analysis.")
+    var causal = false
+
     func validate() throws {
         if let from, from < 0 { throw ValidationError("--from must be ≥ 0") }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
@@ -89,6 +93,10 @@ struct RenderCommand: ParsableCommand {
             FileHandle.standardError.write("specviz: warning: no font found, rendering without labels\n".data(using: .utf8)!)
         }
         let job = RenderJob(source: decoder, settings: settings, glyphs: glyphs, from: from ?? 0, to: to)
+        if settings.tempoOverlay && !causal, let trackers = job.trackers {
+            // Look-ahead: the whole track's beats first, so each flash lands on its beat's frame.
+            trackers.offline = try BeatAnalyzer.analyse(path: input)
+        }
 
         if isPNG && !isSequence {
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)

@@ -55,14 +55,7 @@ struct TempoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let decoder = try AudioDecoder(path: input)
-        let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate)
-        var buffer = [Float](repeating: 0, count: 8192)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
-            if n == 0 { break }
-            buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-        }
+        let analyzer = try BeatAnalyzer.run(path: input)
         let analysis = analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
         let updates = analysis.updates
         if ProcessInfo.processInfo.environment["SPECVIZ_BEAT_DEBUG"] != nil {
@@ -151,5 +144,25 @@ struct TempoSummary {
         let near = spans.filter { abs($0.bpm - median) <= 2 }
         let weight = near.reduce(0) { $0 + $1.seconds }
         confidence = weight > 0 ? near.reduce(0) { $0 + $1.confidence * $1.seconds } / weight : 0
+    }
+}
+
+extension BeatAnalyzer {
+    /// A beat analyzer that has heard the whole of the file at `path` (decoded to mono).
+    static func run(path: String) throws -> BeatAnalyzer {
+        let decoder = try AudioDecoder(path: path)
+        let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate)
+        var buffer = [Float](repeating: 0, count: 8192)
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
+            if n == 0 { break }
+            buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return analyzer
+    }
+
+    /// The offline beat analysis of the file at `path` (render's look-ahead pre-pass).
+    static func analyse(path: String) throws -> BeatAnalysis {
+        try run(path: path).finish()
     }
 }
