@@ -97,7 +97,8 @@ public final class OverlayTrackers: AnalysisTap {
     /// `time`: the frame's media time (needed with `offline` beats).
     public func apply(to composer: FrameComposer, dt: Double, time: Double = 0, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
         var tempoState = tempo.map { TempoOverlay(bpm: $0.display?.bpm, beat: 0) }
-        var count = beatCount
+        // Live (causal): flashes at the tracker's predicted beats, on the frame that holds them.
+        var count = tempo?.predictedBeatCount(before: time + dt) ?? 0
         if let offline {
             let (n, position) = offlineBeats(time: time, dt: dt)
             count = n

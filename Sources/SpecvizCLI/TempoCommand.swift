@@ -56,7 +56,8 @@ struct TempoCommand: ParsableCommand {
 
     func run() throws {
         let analyzer = try BeatAnalyzer.run(path: input)
-        let analysis = analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
+        var analysis = analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
+        if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let updates = analysis.updates
         if ProcessInfo.processInfo.environment["SPECVIZ_BEAT_DEBUG"] != nil {
             FileHandle.standardError.write("level \(analysis.levelFactor) features \(analyzer.lastLevelFeatures)\n".data(using: .utf8)!)

@@ -54,4 +54,19 @@ final class BeatFlashTests: XCTestCase {
         // The BPM overlay shows the analysed tempo once the beats start.
         XCTAssertEqual(try XCTUnwrap(job.composer.state.tempo?.bpm), 120, accuracy: 0.5)
     }
+
+    /// Without the look-ahead (`render --causal`, as `live` shows it): once the tempo is on
+    /// display, each flash starts within ±2 frames of its click's frame, one per click.
+    func testCausalFlashIsPredictedOnTheBeat() throws {
+        let seconds = 12.0, leadIn = 0.26
+        let clicks = ClickTracks.clicks(bpm: 120, seconds: seconds, sampleRate: rate, leadIn: leadIn)
+        let job = RenderJob(source: BufferAudioSource(samples: clicks, sampleRate: rate), settings: settings(), glyphs: nil)
+        let starts = try flashStarts(job, frames: Int(seconds * Double(fps)))
+        let expected = stride(from: leadIn, to: seconds - 0.02, by: 0.5).map { Int($0 * Double(fps)) }
+        let locked = expected.filter { $0 >= 5 * fps }
+        let late = starts.filter { $0 >= 5 * fps - 2 }
+        print("causal flash offsets (frames):", zip(late, locked).map { $0 - $1 })
+        XCTAssertEqual(late.count, locked.count, "one flash per click once locked: \(starts)")
+        for (s, e) in zip(late, locked) { XCTAssertEqual(s, e, accuracy: 2, "flash frame") }
+    }
 }

@@ -37,6 +37,11 @@ public final class TempoTracker {
     public private(set) var lastEstimate: TempoEstimate?
     /// Called after every tempo update (~2 per second) with the display from then on.
     public var onUpdate: ((TempoUpdate) -> Void)?
+    /// Predicted beat times (s), oldest first (issue 18): each is announced before it
+    /// happens (`announceAhead` before it is due), from the displayed
+    /// tempo and the phase of the recent kick and snare onsets, so a display can flash on
+    /// the beat rather than after it. Empty while no tempo is displayed.
+    public private(set) var predictedBeats: [Double] = []
 
     private let onset: OnsetStrength
     private let estimator: TempoEstimator
@@ -61,6 +66,14 @@ public final class TempoTracker {
     private var onsetSum: Float = 0
     private var onsetSumSquares: Float = 0
     private let minOnsetGap: Int
+    // Beat prediction: low+mid-band onsets (kicks, snares; not hi-hats) and the next beat.
+    private let beatRing: UnsafeMutablePointer<Float>
+    private var framesIn = 0
+    private var nextBeatFrame: Double?
+    private var phaseMisses = 0
+    private let scoreRing: UnsafeMutablePointer<Float>
+    private var beatSum: Float = 0
+    private var beatSumSquares: Float = 0
 
     /// A 4 s recent-window estimate replaces the whole-history one when its confidence
     /// is at least this, and this margin above the whole's.
@@ -92,10 +105,15 @@ public final class TempoTracker {
         linear = .allocate(capacity: capacity)
         powerRing = .allocate(capacity: capacity)
         powerRing.initialize(repeating: 0, count: capacity)
+        beatRing = .allocate(capacity: capacity)
+        beatRing.initialize(repeating: 0, count: capacity)
+        scoreRing = .allocate(capacity: capacity)
+        scoreRing.initialize(repeating: 0, count: capacity)
+        predictedBeats.reserveCapacity(1024)
     }
 
     deinit {
-        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate()
+        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate(); beatRing.deallocate(); scoreRing.deallocate()
     }
 
     /// Feeds mono samples (any count; full scale ±1).
@@ -123,6 +141,7 @@ public final class TempoTracker {
         onsetSum = 0; onsetSumSquares = 0
         framesSinceOnset = Int.max / 2
         lastEstimate = nil
+        nextBeatFrame = nil
     }
 
     private func analyseFrame() {
@@ -134,9 +153,18 @@ public final class TempoTracker {
         onsetSum += value; onsetSumSquares += value * value
         ring[head] = value
         powerRing[head] = onset.lastPower
+        let beatValue = onset.lastLowFlux + onset.lastMidFlux
+        if framesIn >= capacity {
+            let old = beatRing[framesIn % capacity]
+            beatSum -= old; beatSumSquares -= old * old
+        }
+        beatRing[framesIn % capacity] = beatValue
+        beatSum += beatValue; beatSumSquares += beatValue * beatValue
+        framesIn += 1
         head = (head + 1) % capacity
         count = min(capacity, count + 1)
         detectOnset(value)
+        predictBeat()
         framesSinceUpdate += 1
         if framesSinceUpdate >= framesPerUpdate {
             framesSinceUpdate = 0
@@ -157,6 +185,92 @@ public final class TempoTracker {
             beatCount += 1
             framesSinceOnset = 0
         }
+    }
+
+    /// Tightness of the forward beat programme (as `BeatAnalyzer`'s).
+    static let beatTightness: Float = 100
+    /// Share of the phase error corrected per frame, and the error (in periods) beyond
+    /// which the phase jumps after `jumpFrames` frames.
+    static let phaseGain = 0.2
+    static let phaseJump = 0.15
+    static let jumpFrames = 6
+    /// Centre of onset frame n: (n + beatOffset) hops (a click shows in the frame that holds it).
+    static let beatOffset = 0.5
+    /// How far ahead of the audio heard a beat is announced (s): a display that hears its
+    /// audio in blocks (the render feed's 2048-sample hops, ~46 ms) still knows each beat
+    /// before the video frame that holds it.
+    static let announceAhead = 0.1
+
+    /// Beat prediction, once per onset frame. With a tempo on display of period P frames, the
+    /// forward pass of Ellis's beat programme over the kick and snare onsets (normalised by
+    /// the history's mean and deviation),
+    /// C(n) = o(n) + max_d [C(n − d) − α·log²(d/P)], d in P/2…2P,
+    /// is causal: the best C within the last period marks the newest beat. The next beat is
+    /// scheduled one period after it; a phase-locked loop follows the marks gently and jumps
+    /// when they stay off, and each beat is announced `announceAhead` before it is due (so a
+    /// display flashes on it, not after it).
+    private func predictBeat() {
+        let n = framesIn - 1
+        let slot = n % capacity
+        let frames = Float(min(framesIn, capacity))
+        let mean = beatSum / frames
+        let sd = max(1e-6, (max(0, beatSumSquares / frames - mean * mean)).squareRoot())
+        let o = max(0, beatRing[slot] - mean) / sd
+        guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
+            nextBeatFrame = nil
+            scoreRing[slot] = o
+            return
+        }
+        let period = 60 * frameRate / shown.bpm
+        let logP = Float(log(period))
+        let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(n, min(capacity - 1, Int((2 * period).rounded())))
+        var best: Float = 0
+        if dMin <= dMax {
+            for d in dMin...dMax {
+                let e = Float(log(Double(d))) - logP
+                best = max(best, scoreRing[(n - d) % capacity] - Self.beatTightness * e * e)
+            }
+        }
+        scoreRing[slot] = o + best
+        // The newest beat: the best cumulative score within the last period.
+        let span = max(1, Int(period.rounded()))
+        guard n >= span else { return }
+        var lastBeat = n, top = -Float.infinity
+        for m in (n - span + 1)...n where scoreRing[m % capacity] > top { top = scoreRing[m % capacity]; lastBeat = m }
+        let mark = Double(lastBeat)
+        if var next = nextBeatFrame {
+            let m = ((next - mark) / period).rounded()
+            let error = mark + m * period - next
+            if abs(error) > Self.phaseJump * period {
+                phaseMisses += 1
+                if phaseMisses >= Self.jumpFrames { next = mark + m * period; phaseMisses = 0 }
+            } else {
+                phaseMisses = 0
+                next += Self.phaseGain * error
+            }
+            nextBeatFrame = next
+        } else {
+            nextBeatFrame = mark + period
+            phaseMisses = 0
+        }
+        // Announce the beats due within `announceAhead` of the audio heard.
+        let horizon = Double(framesIn) + Self.announceAhead * frameRate
+        while var next = nextBeatFrame, next + Self.beatOffset < horizon {
+            let time = (next + Self.beatOffset) * Double(hop) / Double(sampleRate)
+            if next + Self.beatOffset >= Double(framesIn) - 0.5,
+               time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate {
+                predictedBeats.append(time)
+            }
+            next += period
+            nextBeatFrame = next
+        }
+    }
+
+    /// Predicted beats before `time` (s): how many flashes a display at `time` has shown.
+    public func predictedBeatCount(before time: Double) -> Int {
+        var n = predictedBeats.count
+        while n > 0 && predictedBeats[n - 1] >= time { n -= 1 }
+        return n
     }
 
     /// Recomputes the running sums of the onset history (after a flush, and every
