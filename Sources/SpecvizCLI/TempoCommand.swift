@@ -60,7 +60,7 @@ struct TempoCommand: ParsableCommand {
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let updates = analysis.updates
         if ProcessInfo.processInfo.environment["SPECVIZ_BEAT_DEBUG"] != nil {
-            FileHandle.standardError.write("level \(analysis.levelFactor) features \(analyzer.lastLevelFeatures)\n".data(using: .utf8)!)
+            FileHandle.standardError.write("level \(analysis.levelFactor) features \(analyzer.lastLevelFeatures) bars \(analyzer.lastBarContrast)\n".data(using: .utf8)!)
         }
         let summary = TempoSummary(updates: updates, duration: analyzer.tracker.time)
         var out = ""

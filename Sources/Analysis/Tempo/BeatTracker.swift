@@ -86,6 +86,8 @@ public final class BeatAnalyzer {
     private var envelope: [Float] = []
     private var lowEnvelope: [Float] = []
     private var midEnvelope: [Float] = []
+    /// `OnsetStrength.bandCount` band levels per envelope frame.
+    private var spectra: [Float] = []
     private var updates: [TempoUpdate] = []
 
     /// Transition tightness α of the dynamic programme.
@@ -102,7 +104,7 @@ public final class BeatAnalyzer {
         size = tracker.hop
         hop = size / 2
         frameRate = Double(sampleRate) / Double(hop)
-        onset = OnsetStrength(sampleRate: sampleRate, size: size)
+        onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true)
         window = .allocate(capacity: size)
         window.initialize(repeating: 0, count: size)
         tracker.onUpdate = { [unowned self] in self.updates.append($0) }
@@ -129,6 +131,9 @@ public final class BeatAnalyzer {
                     envelope.append(onset.push(frame: window))
                     lowEnvelope.append(onset.lastLowFlux)
                     midEnvelope.append(onset.lastMidFlux)
+                    if let levels = onset.bandLevels {
+                        spectra.append(contentsOf: UnsafeBufferPointer(start: levels, count: OnsetStrength.bandCount))
+                    }
                 }
             }
         }
@@ -178,6 +183,10 @@ public final class BeatAnalyzer {
             if let m = displayMedian(from: lo, to: hi, near: whole ? nil : seg.bpm / factor) { result.segments[k].bpm = m * factor }
         }
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
+        if let (perBar, first) = bars(beats: beats, low: low, mid: mid) {
+            result.beatsPerBar = perBar
+            for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
+        }
         return result
     }
 
@@ -408,6 +417,62 @@ public final class BeatAnalyzer {
     /// in the tracking signal: hi-hats and rides, loud in broadband flux, sit on the
     /// off-beats of most dance styles, kicks and snares on the beats.
     static let mix: [Float] = [0, 1, 1]
+
+    // MARK: - Metre and downbeats
+
+    /// Beats per bar (3 or 4) and the index of a downbeat, from the accent on each beat
+    /// (kick and bass below 200 Hz plus the mid band, where chords change at the bar): the
+    /// grouping and phase whose beats stand out most from the rest. Nil when no grouping
+    /// stands out (`minContrast`).
+    func bars(beats: [Int], low: [Float], mid: [Float]) -> (Int, Int)? {
+        guard beats.count >= 12 else { return nil }
+        // Spectral change at each beat: the mean coarse spectrum over the beat after it
+        // against the beat before it (cosine distance); chords change on the bar line.
+        let bands = OnsetStrength.bandCount
+        func meanSpectrum(_ a: Int, _ b: Int) -> [Float] {
+            var m = [Float](repeating: 0, count: bands)
+            guard b > a else { return m }
+            for j in a..<b { for q in 0..<bands { m[q] += spectra[j * bands + q] } }
+            return m
+        }
+        var change = [Double](repeating: 0, count: beats.count)
+        if spectra.count >= envelope.count * bands {
+            var previous = meanSpectrum(max(0, 2 * beats[0] - beats[1]), beats[0])
+            for k in beats.indices {
+                let next = meanSpectrum(beats[k], k + 1 < beats.count ? beats[k + 1] : min(envelope.count, 2 * beats[k] - beats[k - 1]))
+                var dot: Float = 0, na: Float = 0, nb: Float = 0
+                for q in 0..<bands { dot += previous[q] * next[q]; na += previous[q] * previous[q]; nb += next[q] * next[q] }
+                change[k] = na > 0 && nb > 0 ? Double(1 - dot / (na * nb).squareRoot()) : 0
+                previous = next
+            }
+        }
+        let changeMean = max(1e-9, change.reduce(0, +) / Double(change.count))
+        let lowAccents = beats.map { Double(strength(low, at: Double($0))) }
+        let lowMean = max(1e-9, lowAccents.reduce(0, +) / Double(lowAccents.count))
+        let accents = beats.indices.map { lowAccents[$0] / lowMean + Double(Self.barMidWeight) * change[$0] / changeMean }
+        let mean = accents.reduce(0, +) / Double(accents.count)
+        guard mean > 0 else { return nil }
+        var best: (contrast: Double, perBar: Int, phase: Int) = (-.infinity, 4, 0)
+        var bestOf: [Int: Double] = [:]
+        for perBar in [3, 4] {
+            for phase in 0..<perBar {
+                var on = 0.0, onCount = 0.0, off = 0.0, offCount = 0.0
+                for (k, a) in accents.enumerated() {
+                    if (k - phase) % perBar == 0 { on += a; onCount += 1 } else { off += a; offCount += 1 }
+                }
+                let contrast = (on / onCount - off / offCount) / mean
+                bestOf[perBar] = max(bestOf[perBar] ?? -.infinity, contrast)
+                if contrast > best.contrast { best = (contrast, perBar, phase) }
+            }
+        }
+        lastBarContrast = (bestOf[3] ?? 0, bestOf[4] ?? 0)
+        guard best.contrast >= Self.minContrast else { return nil }
+        return (best.perBar, best.phase)
+    }
+    /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
+    public private(set) var lastBarContrast = (0.0, 0.0)
+    static let barMidWeight: Float = 1
+    static let minContrast = 0.15
 
     // MARK: - Intro trimming and segments
 

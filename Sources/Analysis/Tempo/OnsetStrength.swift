@@ -40,10 +40,18 @@ final class OnsetStrength {
     /// The newest frame's flux from 200 Hz to 3 kHz (snare body, chords; few hi-hats).
     private(set) var lastMidFlux: Float = 0
 
+    /// Number of log-spaced bands (100 Hz – 5 kHz) of `bandLevels`.
+    static let bandCount = 24
+    /// With `bands` on: the newest frame's level per band, log(1 + 10·mean magnitude) —
+    /// a coarse spectrum whose change from beat to beat marks chord changes (downbeats).
+    private(set) var bandLevels: UnsafeMutablePointer<Float>?
+    private var bandEdges: [Int] = []
+
     /// - Parameters:
     ///   - sampleRate: audio rate (Hz).
     ///   - size: FFT size (power of two), also the hop.
-    init(sampleRate: Int, size: Int = 1024) {
+    ///   - bands: also compute `bandLevels`.
+    init(sampleRate: Int, size: Int = 1024, bands: Bool = false) {
         self.size = size
         fft = RealFFT(size: size)
         window = .allocate(capacity: size)
@@ -64,11 +72,20 @@ final class OnsetStrength {
         highBin = max(lowBin + 1, min(size / 2, Int(16_000 / binHz)))
         lowTop = max(lowBin, min(highBin, Int(200 / binHz)))
         midTop = max(lowTop, min(highBin, Int(3000 / binHz)))
+        if bands {
+            bandLevels = .allocate(capacity: Self.bandCount)
+            bandLevels!.initialize(repeating: 0, count: Self.bandCount)
+            for b in 0...Self.bandCount {
+                let hz = 100 * pow(50, Double(b) / Double(Self.bandCount))
+                bandEdges.append(max(lowBin, min(highBin, Int((hz / binHz).rounded()))))
+            }
+        }
     }
 
     deinit {
         window.deallocate(); windowed.deallocate(); re.deallocate(); im.deallocate()
         previous.deallocate()
+        bandLevels?.deallocate()
     }
 
     /// Forgets the previous spectrum (after a flush or a gap in the input).
@@ -108,6 +125,14 @@ final class OnsetStrength {
             let d = m - previous[k]
             if d > 0 { flux += d }
             previous[k] = m
+        }
+        if let levels = bandLevels {
+            for b in 0..<Self.bandCount {
+                let lo = bandEdges[b], hi = max(bandEdges[b] + 1, bandEdges[b + 1])
+                var sum: Float = 0
+                for k in lo..<hi { sum += previous[k] }
+                levels[b] = log(1 + 10 * sum / Float(hi - lo))
+            }
         }
         if !hasPrevious {
             hasPrevious = true

@@ -36,6 +36,32 @@ public enum TempoBenchmark {
         return (median / Double(max(hops, 1)) * 1e6, seconds / median)
     }
 
+    /// Runs the offline `BeatAnalyzer` (causal tracker + finer envelope while streaming,
+    /// then `finish`: beats, level, segments, metre) over `seconds` of the same drum loop.
+    /// Median of 3 runs after a warm-up, in thread CPU time; returns seconds of audio per
+    /// second of CPU.
+    public static func beatAnalysisRealTimeFactor(seconds: Double = 60) -> Double {
+        let sampleRate = 44_100
+        let signal = drumLoop(sampleRate: sampleRate, seconds: seconds)
+        var runs: [Double] = []
+        signal.withUnsafeBufferPointer { all in
+            for run in 0..<4 {
+                let analyzer = BeatAnalyzer(sampleRate: sampleRate)
+                let start = threadCPU()
+                var i = 0
+                while i < all.count {
+                    let n = min(4096, all.count - i)
+                    analyzer.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
+                    i += n
+                }
+                _ = analyzer.finish()
+                if run > 0 { runs.append(threadCPU() - start) }
+            }
+        }
+        runs.sort()
+        return seconds / runs[runs.count / 2]
+    }
+
     /// 123 BPM: kick on beats 1 and 3, noise snare on 2 and 4, hats on eighths, and an
     /// A-minor triad underneath (deterministic noise).
     static func drumLoop(sampleRate: Int, seconds: Double) -> [Float] {
@@ -58,6 +84,13 @@ public enum TempoBenchmark {
             out[i] = Float(v)
         }
         return out
+    }
+
+    /// CPU time of the calling thread (s): robust on a shared machine.
+    private static func threadCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
     private static func now() -> Double {

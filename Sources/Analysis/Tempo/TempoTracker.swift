@@ -72,6 +72,7 @@ public final class TempoTracker {
     private var nextBeatFrame: Double?
     private var phaseMisses = 0
     private let scoreRing: UnsafeMutablePointer<Float>
+    private let logTable: UnsafeMutablePointer<Float>   // log(d), d < capacity
     private var beatSum: Float = 0
     private var beatSumSquares: Float = 0
 
@@ -109,11 +110,13 @@ public final class TempoTracker {
         beatRing.initialize(repeating: 0, count: capacity)
         scoreRing = .allocate(capacity: capacity)
         scoreRing.initialize(repeating: 0, count: capacity)
+        logTable = .allocate(capacity: capacity)
+        for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
     }
 
     deinit {
-        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate(); beatRing.deallocate(); scoreRing.deallocate()
+        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate(); beatRing.deallocate(); scoreRing.deallocate(); logTable.deallocate()
     }
 
     /// Feeds mono samples (any count; full scale ±1).
@@ -227,7 +230,7 @@ public final class TempoTracker {
         var best: Float = 0
         if dMin <= dMax {
             for d in dMin...dMax {
-                let e = Float(log(Double(d))) - logP
+                let e = logTable[d] - logP
                 best = max(best, scoreRing[(n - d) % capacity] - Self.beatTightness * e * e)
             }
         }
