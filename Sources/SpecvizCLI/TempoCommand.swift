@@ -55,13 +55,11 @@ struct TempoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let analyzer = try BeatAnalyzer.run(path: input)
-        var analysis = analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
+        // The display timeline alone (--csv) needs only the causal tracker.
+        let analyzer = try BeatAnalyzer.run(path: input, beats: !csv)
+        var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let updates = analysis.updates
-        if ProcessInfo.processInfo.environment["SPECVIZ_BEAT_DEBUG"] != nil {
-            FileHandle.standardError.write("level \(analysis.levelFactor) features \(analyzer.lastLevelFeatures) bars \(analyzer.lastBarContrast)\n".data(using: .utf8)!)
-        }
         let summary = TempoSummary(updates: updates, duration: analyzer.tracker.time)
         var out = ""
         if beats {
@@ -150,9 +148,10 @@ struct TempoSummary {
 
 extension BeatAnalyzer {
     /// A beat analyzer that has heard the whole of the file at `path` (decoded to mono).
-    static func run(path: String) throws -> BeatAnalyzer {
+    /// `beats: false`: the causal tracker only (its updates; no beats from `finish`).
+    static func run(path: String, beats: Bool = true) throws -> BeatAnalyzer {
         let decoder = try AudioDecoder(path: path)
-        let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate)
+        let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats)
         var buffer = [Float](repeating: 0, count: 8192)
         while true {
             let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }

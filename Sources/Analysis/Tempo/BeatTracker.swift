@@ -50,7 +50,7 @@ public struct BeatAnalysis: Sendable {
         return "\(n)/4"
     }
 
-    public init() {}
+    public init(updates: [TempoUpdate] = []) { self.updates = updates }
 }
 
 /// Offline beat tracking (issue 18): tempo, beat times with their phase, the metrical
@@ -88,7 +88,9 @@ public final class BeatAnalyzer {
     private var midEnvelope: [Float] = []
     /// `OnsetStrength.bandCount` band levels per envelope frame.
     private var spectra: [Float] = []
-    private var updates: [TempoUpdate] = []
+    /// The causal display timeline so far.
+    public private(set) var updates: [TempoUpdate] = []
+    private let tracksBeats: Bool
 
     /// Transition tightness α of the dynamic programme.
     static let tightness: Float = 100
@@ -98,8 +100,11 @@ public final class BeatAnalyzer {
     /// measured on click tracks (subtracted from beat times).
     static let latency = 0.0
 
-    public init(sampleRate: Int) {
+    /// - Parameter beats: false runs only the causal tracker (`updates`; `finish` then
+    ///   finds no beats).
+    public init(sampleRate: Int, beats: Bool = true) {
         self.sampleRate = sampleRate
+        tracksBeats = beats
         tracker = TempoTracker(sampleRate: sampleRate)
         size = tracker.hop
         hop = size / 2
@@ -115,7 +120,7 @@ public final class BeatAnalyzer {
     /// Feeds mono samples (full scale ±1).
     public func process(_ samples: UnsafeBufferPointer<Float>) {
         tracker.process(samples)
-        guard let base = samples.baseAddress else { return }
+        guard tracksBeats, let base = samples.baseAddress else { return }
         var i = 0
         while i < samples.count {
             // Shift in up to `hop - sinceFrame` samples.
