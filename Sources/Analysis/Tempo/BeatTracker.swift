@@ -44,10 +44,13 @@ public struct BeatAnalysis: Sendable {
     public var updates: [TempoUpdate] = []
     /// Reported level ÷ the causal tracker's 80–160 BPM level (½, 1 or 2).
     public var levelFactor = 1.0
-    /// The metre as a time signature ("3/4", "4/4"), nil when unknown.
+    /// Whether the beat divides in three (a shuffle, 6/8, 12/8).
+    public var compound = false
+    /// The metre as a time signature ("3/4", "4/4", or "12/8" for four beats of three),
+    /// nil when unknown.
     public var meter: String? {
         guard let n = beatsPerBar else { return nil }
-        return "\(n)/4"
+        return compound ? "\(3 * n)/8" : "\(n)/4"
     }
 
     public init(updates: [TempoUpdate] = []) { self.updates = updates }
@@ -188,6 +191,8 @@ public final class BeatAnalyzer {
             if let m = displayMedian(from: lo, to: hi, near: whole ? nil : seg.bpm / factor) { result.segments[k].bpm = m * factor }
         }
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
+        // Beats that divide in three, never in two: a compound metre.
+        if factor == 1, lastLevelFeatures.count >= 3, lastLevelFeatures[2] >= 0.3, lastLevelFeatures[0] < 0.25 { result.compound = true }
         if let (perBar, first) = bars(beats: beats, low: low, mid: mid) {
             result.beatsPerBar = perBar
             for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
