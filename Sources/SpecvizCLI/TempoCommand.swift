@@ -8,12 +8,17 @@ import MediaIO
 struct TempoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tempo",
-        abstract: "Detect the tempo (BPM) of an audio file, as the live display would show it.",
+        abstract: "Detect the tempo (BPM), beats, downbeats and metre of an audio file.",
         discussion: """
-            Without a flag, prints one line. --csv prints `time_s,bpm,confidence`, one row per \
-            display update (~2 per second); bpm is empty while nothing is displayed; time_s is \
-            when the value is on screen in real-time playback (causal). --json prints \
-            {"bpm", "confidence", "timeline"} where bpm is what the display shows for most of the file.
+            Without a flag, prints one line: the tempo at the level a listener taps, one segment \
+            per tempo change ("128.0 BPM, then 100.0 from 21.3 s"), and the metre when known. \
+            --beats prints `time_s,position`, one row per beat (position 1 = downbeat, empty when \
+            unknown), from the whole track; with --causal the beats the live view predicts. \
+            --json prints {"bpm", "confidence", "meter", "segments", "beats", "timeline"}. \
+            --csv prints the live display, `time_s,bpm,confidence`, one row per display update \
+            (~2 per second; causal, folded into 80–160 BPM); bpm is empty while nothing is \
+            displayed; time_s is when the value is on screen in real-time playback. \
+            --range LO:HI folds the tempo and beats into a range instead (e.g. 80:160).
             """)
 
     @Argument(help: "Audio or video file to analyse.")
