@@ -96,7 +96,8 @@ public final class OverlayTrackers: AnalysisTap {
     /// `step` starts the flash and lights the beat dot.
     /// `time`: the frame's media time (needed with `offline` beats).
     public func apply(to composer: FrameComposer, dt: Double, time: Double = 0, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
-        var tempoState = tempo.map { TempoOverlay(bpm: $0.display?.bpm, beat: 0) }
+        // The tapped level (a 66 BPM ballad shows 66, not the folded 132).
+        var tempoState = tempo.map { t in TempoOverlay(bpm: t.display.map { $0.bpm * t.level }, beat: 0) }
         // Live (causal): flashes at the tracker's predicted beats, on the frame that holds them.
         var count = tempo?.predictedBeatCount(before: time + dt) ?? 0
         if let offline {

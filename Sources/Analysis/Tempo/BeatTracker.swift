@@ -409,6 +409,13 @@ public final class BeatAnalyzer {
     func chooseLevel(broad: [Float], low: [Float], mid: [Float], beats: [Int], tempo: Double) -> Double {
         let b = gridFeatures(broad, beats: beats), l = gridFeatures(low, beats: beats), m = gridFeatures(mid, beats: beats)
         lastLevelFeatures = [b.mid, b.alternation, b.triplet, l.mid, l.alternation, l.triplet, m.mid, m.alternation, m.triplet]
+        return Self.levelRule(tempo: tempo, broad: b, low: l, mid: m)
+    }
+
+    /// The level rules on grid features of the folded beat (also used causally by `TempoTracker`).
+    static func levelRule(tempo: Double, broad b: (mid: Double, alternation: Double, triplet: Double),
+                          low l: (mid: Double, alternation: Double, triplet: Double),
+                          mid m: (mid: Double, alternation: Double, triplet: Double)) -> Double {
         // Twice as fast: a slow folded beat (≤ 92 BPM) with a strong mid-band pulse (snare
         // body, chords) half-way between beats: drum & bass's snare on 2 and 4 at 174, a
         // waltz's every beat; hip-hop's half-beats are hi-hats (little mid band).

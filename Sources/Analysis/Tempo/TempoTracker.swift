@@ -73,6 +73,14 @@ public final class TempoTracker {
     private var phaseMisses = 0
     private let scoreRing: UnsafeMutablePointer<Float>
     private let logTable: UnsafeMutablePointer<Float>   // log(d), d < capacity
+    // Causal metrical level: band rings (by absolute frame) and the level with hysteresis.
+    private let broadRing: UnsafeMutablePointer<Float>
+    private let lowRing: UnsafeMutablePointer<Float>
+    private let midRing: UnsafeMutablePointer<Float>
+    private var levelVotes: [Double] = []
+    /// The tapped level ÷ the displayed (80–160 BPM) tempo: ½, 1 or 2 (issue 18). The
+    /// predicted beats follow it; `display` stays folded.
+    public private(set) var level = 1.0
     private var beatSum: Float = 0
     private var beatSumSquares: Float = 0
 
@@ -111,12 +119,20 @@ public final class TempoTracker {
         scoreRing = .allocate(capacity: capacity)
         scoreRing.initialize(repeating: 0, count: capacity)
         logTable = .allocate(capacity: capacity)
+        broadRing = .allocate(capacity: capacity)
+        broadRing.initialize(repeating: 0, count: capacity)
+        lowRing = .allocate(capacity: capacity)
+        lowRing.initialize(repeating: 0, count: capacity)
+        midRing = .allocate(capacity: capacity)
+        midRing.initialize(repeating: 0, count: capacity)
+        levelVotes.reserveCapacity(4)
         for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
     }
 
     deinit {
         pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate(); beatRing.deallocate(); scoreRing.deallocate(); logTable.deallocate()
+        broadRing.deallocate(); lowRing.deallocate(); midRing.deallocate()
     }
 
     /// Feeds mono samples (any count; full scale ±1).
@@ -145,6 +161,8 @@ public final class TempoTracker {
         framesSinceOnset = Int.max / 2
         lastEstimate = nil
         nextBeatFrame = nil
+        level = 1
+        levelVotes.removeAll(keepingCapacity: true)
     }
 
     private func analyseFrame() {
@@ -162,6 +180,9 @@ public final class TempoTracker {
             beatSum -= old; beatSumSquares -= old * old
         }
         beatRing[framesIn % capacity] = beatValue
+        broadRing[framesIn % capacity] = value
+        lowRing[framesIn % capacity] = onset.lastLowFlux
+        midRing[framesIn % capacity] = onset.lastMidFlux
         beatSum += beatValue; beatSumSquares += beatValue * beatValue
         framesIn += 1
         head = (head + 1) % capacity
@@ -224,7 +245,7 @@ public final class TempoTracker {
             scoreRing[slot] = o
             return
         }
-        let period = 60 * frameRate / shown.bpm
+        let period = 60 * frameRate / (shown.bpm * level)
         let logP = Float(log(period))
         let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(n, min(capacity - 1, Int((2 * period).rounded())))
         var best: Float = 0
@@ -266,6 +287,89 @@ public final class TempoTracker {
             }
             next += period
             nextBeatFrame = next
+        }
+    }
+
+    /// Mean-removed, deviation-scaled, half-wave rectified value of a band ring at frame `i`.
+    @inline(__always)
+    private func bandValue(_ r: UnsafeMutablePointer<Float>, _ i: Int, mean: Float, sd: Float) -> Float {
+        guard i >= 0, i < framesIn, i > framesIn - capacity else { return 0 }
+        return max(0, r[i % capacity] - mean) / sd
+    }
+
+    /// Grid features of the predicted beats in the history on one band ring, as
+    /// `BeatAnalyzer`'s: (half-beat ÷ beat, weaker ÷ stronger of alternate beats,
+    /// third-beat ÷ beat); nil with fewer than 8 beats heard.
+    private func gridFeatures(_ r: UnsafeMutablePointer<Float>) -> (mid: Double, alternation: Double, triplet: Double)? {
+        gridFeaturesAndGroups(r)?.features
+    }
+
+    /// `gridFeatures`, and the accent contrast of the best grouping of the beats in twos and
+    /// in threes (mean of the accented beats over the mean of all, minus 1).
+    private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>)
+        -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)? {
+        let n = min(framesIn, capacity)
+        var mean: Float = 0, m2: Float = 0
+        for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
+        mean /= Float(n)
+        let sd = max(1e-6, (max(0, m2 / Float(n) - mean * mean)).squareRoot())
+        func strength(_ x: Double) -> Float {
+            let i = Int(x.rounded())
+            // The sum over ±1 frame: at ~43 frames/s a hit's flux splits between two frames
+            // depending on where it falls, which a max would read as an accent pattern.
+            return bandValue(r, i - 1, mean: mean, sd: sd) + bandValue(r, i, mean: mean, sd: sd) + bandValue(r, i + 1, mean: mean, sd: sd)
+        }
+        let oldest = Double(framesIn - capacity + 2), newest = Double(framesIn - 2)
+        var on: Float = 0, mid: Float = 0, third: Float = 0, even: Float = 0, odd: Float = 0
+        var count = 0, evenCount: Float = 0, oddCount: Float = 0, pairs: Float = 0
+        var previous: Double?
+        var byThree: (Float, Float, Float) = (0, 0, 0)
+        for t in predictedBeats.suffix(64) {
+            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset
+            guard f >= oldest, f <= newest else { continue }
+            let s = strength(f)
+            on += s
+            switch count % 3 { case 0: byThree.0 += s; case 1: byThree.1 += s; default: byThree.2 += s }
+            if count % 2 == 0 { even += s; evenCount += 1 } else { odd += s; oddCount += 1 }
+            count += 1
+            if let p = previous {
+                mid += strength((p + f) / 2)
+                third += 0.5 * (strength(p + (f - p) / 3) + strength(p + 2 * (f - p) / 3))
+                pairs += 1
+            }
+            previous = f
+        }
+        guard count >= 8, pairs > 0 else { return nil }
+        let onMean = max(on / Float(count), 1e-6)
+        let e = even / max(1, evenCount), d = odd / max(1, oddCount)
+        let twos = Double(max(e, d) / onMean) - 1
+        let thirds = Float(count) / 3
+        let threes = Double(max(byThree.0, byThree.1, byThree.2) / max(thirds, 1) / onMean) - 1
+        return ((Double(mid / pairs / onMean), Double(min(e, d) / max(max(e, d), 1e-6)), Double(third / pairs / onMean)), twos, threes)
+    }
+
+    /// The causal metrical level, once per tempo update: `BeatAnalyzer.chooseLevel`'s rules
+    /// on the predicted beats of the history (at the current level's folded grid), changed
+    /// when the last 3 decisions agree.
+    private func updateLevel() {
+        guard let shown = filter.display else {
+            level = 1
+            levelVotes.removeAll(keepingCapacity: true)
+            return
+        }
+        // The rules read the folded grid; at another level the grid is not comparable.
+        guard level == 1 else { return }
+        guard let b = gridFeatures(broadRing), let low = gridFeaturesAndGroups(lowRing), let m = gridFeatures(midRing) else { return }
+        var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
+        // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
+        // beat is not half as fast.
+        // A bare pulse with nothing at all between beats (a metronome) stays as it is too.
+        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8 || b.mid < 0.02) { vote = 1 }
+        if levelVotes.count == 3 { levelVotes.removeFirst() }
+        levelVotes.append(vote)
+        if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
+            level = vote
+            nextBeatFrame = nil
         }
     }
 
@@ -330,7 +434,9 @@ public final class TempoTracker {
         if filter.push(estimate) {
             // Tempo change: keep only the newest few seconds of onset history.
             count = min(count, keepAfterFlush)
+            levelVotes.removeAll(keepingCapacity: true)
         }
+        updateLevel()
         resumOnsets()
         onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate))
     }
