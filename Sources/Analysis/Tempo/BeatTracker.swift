@@ -179,6 +179,7 @@ public final class BeatAnalyzer {
             while main * factor < range.lowerBound { factor *= 2 }
         }
         if factor != 1 { beats = track(o, periods: folded, factor: factor) }
+        if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
         beats = trimLeading(beats, o: o)
         result.levelFactor = factor
         result.segments = segments(beats: beats, factor: factor, duration: duration)
@@ -434,6 +435,24 @@ public final class BeatAnalyzer {
     /// in the tracking signal: hi-hats and rides, loud in broadband flux, sit on the
     /// off-beats of most dance styles, kicks and snares on the beats.
     static let mix: [Float] = [0, 1, 1]
+
+    /// A doubled (fast) grid whose half-beats carry more mid band and broadband flux (snare,
+    /// cymbals) than its beats is on the off-beat (drum & bass: kicks and bass syncopated,
+    /// which the low band follows): shift it by half a beat.
+    private func snareOnTheBeat(_ beats: [Int], mid: [Float], broad: [Float]) -> [Int] {
+        guard beats.count >= 8 else { return beats }
+        var on: Float = 0, off: Float = 0
+        for k in 0..<(beats.count - 1) {
+            on += strength(mid, at: Double(beats[k])) + strength(broad, at: Double(beats[k]))
+            let half = Double(beats[k] + beats[k + 1]) / 2
+            off += strength(mid, at: half) + strength(broad, at: half)
+        }
+        guard off > Self.offBeatShift * on else { return beats }
+        var shifted: [Int] = []
+        for k in 0..<(beats.count - 1) { shifted.append((beats[k] + beats[k + 1] + 1) / 2) }
+        return shifted
+    }
+    static let offBeatShift: Float = 1
 
     // MARK: - Metre and downbeats
 
