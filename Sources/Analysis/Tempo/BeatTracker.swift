@@ -171,10 +171,10 @@ public final class BeatAnalyzer {
         guard beats.count >= 4 else { return result }
 
         // Metrical level.
-        var factor = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo(folded))
+        var factor = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo())
         if let range {
             factor = 1
-            let main = mainTempo(folded)
+            let main = mainTempo()
             while main * factor >= range.upperBound { factor /= 2 }
             while main * factor < range.lowerBound { factor *= 2 }
         }
@@ -194,7 +194,7 @@ public final class BeatAnalyzer {
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
         // Beats that divide in three, never in two: a compound metre.
         if factor == 1, lastLevelFeatures.count >= 3, lastLevelFeatures[2] >= 0.3, lastLevelFeatures[0] < 0.25 { result.compound = true }
-        if let (perBar, first) = bars(beats: beats, low: low, mid: mid) {
+        if let (perBar, first) = bars(beats: beats, low: low) {
             result.beatsPerBar = perBar
             for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
         }
@@ -213,8 +213,8 @@ public final class BeatAnalyzer {
         return total
     }
 
-    /// Time-weighted median of the displayed tempo (folded level).
-    private func mainTempo(_ periods: [[Float]]) -> Double {
+    /// Median of the displayed tempo over the updates (folded level).
+    private func mainTempo() -> Double {
         var values: [Double] = updates.compactMap { $0.display?.bpm }
         guard !values.isEmpty else { return 120 }
         values.sort()
@@ -429,8 +429,6 @@ public final class BeatAnalyzer {
     }
     /// Features of the last level decision, for tuning.
     public private(set) var lastLevelFeatures: [Double] = []
-    static let fastest = 190.0
-    static let slowest = 55.0
     /// Weights of the broadband, low-band (< 200 Hz) and mid-band (200 Hz – 3 kHz) envelopes
     /// in the tracking signal: hi-hats and rides, loud in broadband flux, sit on the
     /// off-beats of most dance styles, kicks and snares on the beats.
@@ -457,10 +455,11 @@ public final class BeatAnalyzer {
     // MARK: - Metre and downbeats
 
     /// Beats per bar (3 or 4) and the index of a downbeat, from the accent on each beat
-    /// (kick and bass below 200 Hz plus the mid band, where chords change at the bar): the
+    /// (kick and bass below 200 Hz plus the change of the coarse spectrum across the beat,
+    /// as chords change at the bar line): the
     /// grouping and phase whose beats stand out most from the rest. Nil when no grouping
     /// stands out (`minContrast`).
-    func bars(beats: [Int], low: [Float], mid: [Float]) -> (Int, Int)? {
+    func bars(beats: [Int], low: [Float]) -> (Int, Int)? {
         guard beats.count >= 12 else { return nil }
         // Spectral change at each beat: the mean coarse spectrum over the beat after it
         // against the beat before it (cosine distance); chords change on the bar line.
@@ -485,7 +484,7 @@ public final class BeatAnalyzer {
         let changeMean = max(1e-9, change.reduce(0, +) / Double(change.count))
         let lowAccents = beats.map { Double(strength(low, at: Double($0))) }
         let lowMean = max(1e-9, lowAccents.reduce(0, +) / Double(lowAccents.count))
-        let accents = beats.indices.map { lowAccents[$0] / lowMean + Double(Self.barMidWeight) * change[$0] / changeMean }
+        let accents = beats.indices.map { lowAccents[$0] / lowMean + Double(Self.barChangeWeight) * change[$0] / changeMean }
         let mean = accents.reduce(0, +) / Double(accents.count)
         guard mean > 0 else { return nil }
         var best: (contrast: Double, perBar: Int, phase: Int) = (-.infinity, 4, 0)
@@ -507,7 +506,8 @@ public final class BeatAnalyzer {
     }
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
     public private(set) var lastBarContrast = (0.0, 0.0)
-    static let barMidWeight: Float = 1
+    /// Weight of the spectral change against the low-band accent.
+    static let barChangeWeight: Float = 1
     static let minContrast = 0.15
 
     // MARK: - Intro trimming and segments
