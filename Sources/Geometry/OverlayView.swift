@@ -12,6 +12,8 @@ import SpecvizCore
 /// - BPM (`VisualState.tempo`): a dot that pulses on each beat (radius and brightness
 ///   follow `beat`, 1 on the beat and fading) and the tempo value, or "--- BPM" while no
 ///   tempo is displayed (seed 000 Part 5; SPEC §6: shown only above 15% confidence).
+///   Where the metre is known (`beatsPerBar`, issue 18), a row of beat-in-bar dots under
+///   the value: the current beat lit, the downbeat's dot larger.
 ///
 /// Shapes are drawn with the 2D pipeline, text by the rasteriser; nothing is drawn when the
 /// layout has no labels (no font) or the overlay's state is nil.
@@ -85,6 +87,23 @@ public struct OverlayView {
             scene.vertices2D.append(Vertex2D(centre, dot))
             scene.vertices2D.append(Vertex2D(p0, rim))
             scene.vertices2D.append(Vertex2D(p1, rim))
+        }
+        if let perBar = tempo.beatsPerBar, perBar > 1, perBar <= 12, hasTempo {
+            // Beat in bar: one small dot per beat under the tempo, the current beat lit
+            // (fading with the beat dot), the downbeat's dot larger.
+            let y = slot.y1 - s * 0.12
+            for k in 1...perBar {
+                let c = layout.clip(SIMD2(slot.x0 + s * 1.0 + Float(k - 1) * s * 0.4, y))
+                let r = s * (k == 1 ? 0.13 : 0.09)
+                let current = tempo.position == k
+                let color = current ? SIMD4<Float>(dot.x, dot.y, dot.z, 0.5 + 0.5 * level) : OverlayView.trackColor
+                for q in 0..<n {
+                    let a0 = 2 * Float.pi * Float(q) / Float(n), a1 = 2 * Float.pi * Float(q + 1) / Float(n)
+                    scene.vertices2D.append(Vertex2D(c, color))
+                    scene.vertices2D.append(Vertex2D(c + SIMD2(cos(a0) * r * px.x, sin(a0) * r * px.y), color))
+                    scene.vertices2D.append(Vertex2D(c + SIMD2(cos(a1) * r * px.x, sin(a1) * r * px.y), color))
+                }
+            }
         }
         scene.end2D()
         let text: String

@@ -151,7 +151,13 @@ public struct TunerOverlay: Sendable {
 public struct TempoOverlay: Sendable {
     public var bpm: Double?
     public var beat: Float
-    public init(bpm: Double?, beat: Float) { self.bpm = bpm; self.beat = beat }
+    /// The newest beat's number in the bar (1 = downbeat), nil when unknown.
+    public var position: Int?
+    /// Beats per bar when the metre is known (drives the beat-in-bar dots).
+    public var beatsPerBar: Int?
+    public init(bpm: Double?, beat: Float, position: Int? = nil, beatsPerBar: Int? = nil) {
+        self.bpm = bpm; self.beat = beat; self.position = position; self.beatsPerBar = beatsPerBar
+    }
 }
 
 /// Display smoothing per video frame (`--smoothing ATTACK:RELEASE` in ms) and the peak

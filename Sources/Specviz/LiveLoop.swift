@@ -124,7 +124,7 @@ public final class LiveLoop {
 
     private func stepState(time: Double) throws {
         try feed.advance(to: time)
-        let beats = trackers.apply(to: composer, dt: 1 / Double(settings.fps),
+        let beats = trackers.apply(to: composer, dt: 1 / Double(settings.fps), time: time,
                                    tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay)
         composer.step(toward: feed.latest, time: time, beats: beats)
     }

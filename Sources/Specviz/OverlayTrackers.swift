@@ -64,11 +64,47 @@ public final class OverlayTrackers: AnalysisTap {
     /// Beats (onsets) detected so far.
     public var beatCount: Int { tempo?.beatCount ?? 0 }
 
+    /// Look-ahead beats for a file render (issue 18): when set, the flash, the beat dot and
+    /// the BPM value follow this whole-track analysis instead of the causal tracker, so each
+    /// flash starts on the video frame that contains its beat.
+    public var offline: BeatAnalysis? {
+        didSet { nextOffline = 0 }
+    }
+    private var nextOffline = 0
+
+    /// Offline beats that start before the end of the frame at `time` (frame length `dt`),
+    /// and the newest one's bar position.
+    func offlineBeats(time: Double, dt: Double) -> (count: Int, position: Int?) {
+        guard let beats = offline?.beats else { return (0, nil) }
+        // Frames go forward; restart the scan if a caller went back.
+        if nextOffline > 0 && nextOffline <= beats.count && beats[nextOffline - 1].time >= time + dt { nextOffline = 0 }
+        while nextOffline < beats.count && beats[nextOffline].time < time + dt - 1e-9 { nextOffline += 1 }
+        return (nextOffline, nextOffline > 0 ? beats[nextOffline - 1].position : nil)
+    }
+
+    /// The offline tempo at `time`: the segment around it, shown from its first beat
+    /// to a second after its last.
+    func offlineBPM(at time: Double) -> Double? {
+        guard let analysis = offline, let first = analysis.beats.first, let last = analysis.beats.last,
+              time >= first.time, time <= last.time + 1 else { return nil }
+        let segment = analysis.segments.last(where: { $0.start <= time }) ?? analysis.segments.first
+        return segment?.bpm
+    }
+
     /// Updates the composer's overlays (and the tuner view in `--mode tuner`) for the next
     /// video frame, one call per frame. Returns the beat count, from which the composer's
     /// `step` starts the flash and lights the beat dot.
-    public func apply(to composer: FrameComposer, dt: Double, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
-        let tempoState = tempo.map { TempoOverlay(bpm: $0.display?.bpm, beat: 0) }
+    /// `time`: the frame's media time (needed with `offline` beats).
+    public func apply(to composer: FrameComposer, dt: Double, time: Double = 0, tunerOverlay: Bool, tempoOverlay: Bool) -> Int {
+        // The tapped level (a 66 BPM ballad shows 66, not the folded 132).
+        var tempoState = tempo.map { t in TempoOverlay(bpm: t.display.map { $0.bpm * t.level }, beat: 0) }
+        // Live (causal): flashes at the tracker's predicted beats, on the frame that holds them.
+        var count = tempo?.predictedBeatCount(before: time + dt) ?? 0
+        if let offline {
+            let (n, position) = offlineBeats(time: time, dt: dt)
+            count = n
+            tempoState = TempoOverlay(bpm: offlineBPM(at: time), beat: 0, position: position, beatsPerBar: offline.beatsPerBar)
+        }
         composer.setOverlays(tuner: tunerOverlay ? self.tunerOverlay : nil, tempo: tempoOverlay ? tempoState : nil)
         if let pitch, let strobe {
             if heardSinceReading {   // read every frame that heard audio, shown or not
@@ -77,6 +113,6 @@ public final class OverlayTrackers: AnalysisTap {
             }
             if composer.settings.mode == .tuner { composer.updateTunerView(pitch.display, strobe: strobeReading, dt: dt) }
         }
-        return tempoOverlay ? beatCount : 0
+        return tempoOverlay ? count : 0
     }
 }

@@ -52,7 +52,7 @@ public final class RenderJob {
         if feed.exhausted && feed.samplesRead == 0 {
             throw RenderError("'\(sourceName)' contains no audio samples")
         }
-        let beats = trackers?.apply(to: composer, dt: 1 / Double(settings.fps),
+        let beats = trackers?.apply(to: composer, dt: 1 / Double(settings.fps), time: t,
                                     tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
         composer.step(toward: feed.latest, time: t, beats: beats)
         // Past the end of the audio (of unknown length: a pipe)?

@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Foundation
 import Geometry
@@ -72,6 +73,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Render only the K-th of N equal, frame-aligned time segments (e.g. 2/4); join them with `specviz join`.")
     var segment: Segment?
 
+    @Flag(help: "With --bpm: flash and beat dot as live shows them (causal) instead of on the beats of the whole-track analysis.")
+    var causal = false
+
     /// The longest time accepted in --from/--to/--at (seconds): 100 days.
     static let maxSeconds = 8_640_000.0
 
@@ -132,6 +136,7 @@ struct RenderCommand: ParsableCommand {
 
         if isPNG && !isSequence {
             let job = RenderJob(source: decoder, settings: settings, glyphs: glyphs, from: start, to: end)
+            try attachBeats(to: job, settings: settings)
             job.cancelled = { Termination.isSet }
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
             if let d = decoder.duration, time > d + 1e-6 {
@@ -150,6 +155,7 @@ struct RenderCommand: ParsableCommand {
         // One read of the input feeds the analysis and the sound of the video.
         let tee = AudioTee(decoder: decoder)
         let job = RenderJob(source: tee.analysis, settings: settings, glyphs: glyphs, from: start, to: end)
+        try attachBeats(to: job, settings: settings)
         let sink: FrameSink
         if isSequence {
             // A segment writes its frames only; the frames past it belong to the other segments.
@@ -178,6 +184,18 @@ struct RenderCommand: ParsableCommand {
             try Termination.check()
             throw error
         }
+    }
+
+    /// With --bpm (and not --causal): the whole track's beats first, so each flash lands on its
+    /// beat's frame. Standard input is read once, so there it is causal, with a note.
+    func attachBeats(to job: RenderJob, settings: RenderSettings) throws {
+        guard settings.tempoOverlay && !causal, let trackers = job.trackers else { return }
+        if input == "-" || input.hasPrefix("pipe:") {
+            if !quiet { InputChecks.note("standard input is read once: the beat flash follows the music as live shows it (--causal)") }
+            return
+        }
+        trackers.offline = try BeatAnalyzer.analyse(path: input, allowPlaylists: allowPlaylists)
+        try Termination.check()
     }
 
     /// --from and --to checked against the input's duration (when known): a start past the

@@ -8,12 +8,17 @@ import MediaIO
 struct TempoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tempo",
-        abstract: "Detect the tempo (BPM) of an audio file, as the live display would show it.",
+        abstract: "Detect the tempo (BPM), beats, downbeats and metre of an audio file.",
         discussion: """
-            Without a flag, prints one line. --csv prints `time_s,bpm,confidence`, one row per \
-            display update (~2 per second); bpm is empty while nothing is displayed; time_s is \
-            when the value is on screen in real-time playback (causal). --json prints \
-            {"bpm", "confidence", "timeline"} where bpm is what the display shows for most of the file.
+            Without a flag, prints one line: the tempo at the level a listener taps, one segment \
+            per tempo change ("128.0 BPM, then 100.0 from 21.3 s"), and the metre when known. \
+            --beats prints `time_s,position`, one row per beat (position 1 = downbeat, empty when \
+            unknown), from the whole track; with --causal the beats the live view predicts. \
+            --json prints {"bpm", "confidence", "meter", "segments", "beats", "timeline"}. \
+            --csv prints the live display, `time_s,bpm,confidence`, one row per display update \
+            (~2 per second; causal, folded into 80–160 BPM); bpm is empty while nothing is \
+            displayed; time_s is when the value is on screen in real-time playback. \
+            --range LO:HI folds the tempo and beats into a range instead (e.g. 80:160).
             """)
 
     @Argument(help: "Audio or video file to analyse (- for standard input).")
@@ -31,25 +36,46 @@ struct TempoCommand: ParsableCommand {
     @Flag(help: "With --csv: print the detector's unsmoothed estimate, onset sharpness and split-half check instead of the display.")
     var raw = false
 
+    @Flag(help: "Print the beats as CSV `time_s,position` (position 1 = downbeat, empty when unknown).")
+    var beats = false
+
+    @Flag(help: "With --beats or --json: the beats the live view shows (causal, predicted) instead of the offline ones.")
+    var causal = false
+
+    @Option(help: ArgumentHelp("Fold the tempo into this BPM range, e.g. 80:160 (default: the metrical level a listener taps).", valueName: "lo:hi"))
+    var range: String?
+
     func validate() throws {
-        if csv && json { throw ValidationError("choose one of --csv and --json") }
+        if [csv, json, beats].filter({ $0 }).count > 1 { throw ValidationError("choose one of --csv, --json and --beats") }
         if raw && !csv { throw ValidationError("--raw needs --csv") }
+        if causal && !(beats || json) { throw ValidationError("--causal needs --beats or --json") }
+        if let range, TempoCommand.parseRange(range) == nil {
+            throw ValidationError("--range wants LO:HI in BPM with 20 <= LO and 2*LO <= HI <= 400, e.g. 80:160")
+        }
+    }
+
+    /// "80:160" → 80...160 (an octave at least, so every tempo folds into it).
+    static func parseRange(_ text: String) -> ClosedRange<Double>? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]),
+              lo >= 20, hi <= 400, hi >= 2 * lo else { return nil }
+        return lo...hi
     }
 
     func run() throws {
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
-        let tracker = TempoTracker(sampleRate: decoder.sampleRate)
-        var updates: [TempoUpdate] = []
-        tracker.onUpdate = { updates.append($0) }
-        var buffer = [Float](repeating: 0, count: 8192)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
-            if n == 0 { break }
-            buffer.withUnsafeBufferPointer { tracker.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-        }
-        let summary = TempoSummary(updates: updates, duration: tracker.time)
+        // The display timeline alone (--csv) needs only the causal tracker.
+        let analyzer = try BeatAnalyzer.run(path: input, allowPlaylists: allowPlaylists, beats: !csv)
+        var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
+        if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
+        let updates = analysis.updates
+        let summary = TempoSummary(updates: updates, duration: analyzer.tracker.time)
         var out = ""
-        if csv {
+        if beats {
+            out = "time_s,position\n"
+            for b in analysis.beats {
+                out += String(format: "%.4f,", b.time) + (b.position.map { String($0) } ?? "") + "\n"
+            }
+        } else if csv {
             out = raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness\n" : "time_s,bpm,confidence\n"
             for u in updates {
                 if raw {
@@ -68,14 +94,24 @@ struct TempoCommand: ParsableCommand {
                 let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? "null"
                 rows.append(String(format: "[%.4f, ", u.time) + bpm + String(format: ", %.3f]", u.display?.confidence ?? 0))
             }
-            let bpm = summary.bpm.map { String(format: "%.2f", $0) } ?? "null"
+            let bpm = analysis.bpm.map { String(format: "%.2f", $0) } ?? "null"
+            let meter = analysis.meter.map { "\"\($0)\"" } ?? "null"
+            let segments = analysis.segments.map {
+                String(format: "{\"start\": %.3f, \"end\": %.3f, \"bpm\": %.2f}", $0.start, $0.end, $0.bpm)
+            }
+            let beatRows = analysis.beats.map { String(format: "[%.4f, ", $0.time) + ($0.position.map { String($0) } ?? "null") + "]" }
             out = "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
+                + "\"meter\": \(meter), \"segments\": [" + segments.joined(separator: ", ") + "], "
+                + "\"beats\": [" + beatRows.joined(separator: ", ") + "], "
                 + "\"timeline\": [" + rows.joined(separator: ", ") + "]}\n"
         } else {
             let name = (input as NSString).lastPathComponent
-            if let bpm = summary.bpm {
-                out = String(format: "%@: %.1f BPM (confidence %.0f%%, shown %.0f%% of the time)\n",
-                             name, bpm, summary.confidence * 100, summary.shownFraction * 100)
+            if let first = analysis.segments.first {
+                var line = String(format: "%.1f BPM", first.bpm)
+                for s in analysis.segments.dropFirst() { line += String(format: ", then %.1f from %.1f s", s.bpm, s.start) }
+                if let meter = analysis.meter { line += " in \(meter)" }
+                out = String(format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
+                             name, line, summary.confidence * 100, summary.shownFraction * 100)
             } else {
                 out = "\(name): no steady beat detected\n"
             }
@@ -115,5 +151,27 @@ struct TempoSummary {
         let near = spans.filter { abs($0.bpm - median) <= 2 }
         let weight = near.reduce(0) { $0 + $1.seconds }
         confidence = weight > 0 ? near.reduce(0) { $0 + $1.confidence * $1.seconds } / weight : 0
+    }
+}
+
+extension BeatAnalyzer {
+    /// A beat analyzer that has heard the whole of the file at `path` (decoded to mono).
+    /// `beats: false`: the causal tracker only (its updates; no beats from `finish`).
+    /// The input is opened like every input (`InputChecks.openDecoder`: local files only).
+    static func run(path: String, allowPlaylists: Bool = false, quiet: Bool = false, beats: Bool = true) throws -> BeatAnalyzer {
+        let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet)
+        let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats)
+        var buffer = [Float](repeating: 0, count: 8192)
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
+            if n == 0 { break }
+            buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return analyzer
+    }
+
+    /// The offline beat analysis of the file at `path` (render's look-ahead pre-pass).
+    static func analyse(path: String, allowPlaylists: Bool = false) throws -> BeatAnalysis {
+        try run(path: path, allowPlaylists: allowPlaylists, quiet: true).finish()
     }
 }

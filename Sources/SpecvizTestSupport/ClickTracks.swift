@@ -78,6 +78,77 @@ public enum ClickTracks {
                 seconds: seconds, sampleRate: sampleRate)
     }
 
+    /// Pitched notes without drums: each entry (beat position in the bar, frequencies,
+    /// gain) sounds every bar as a plucked/piano-like tone (3 harmonics, 5 ms attack,
+    /// 0.35 s decay). `leadIn` seconds of silence first.
+    public static func notes(bpm: Double, beatsPerBar: Double, notes: [(Double, [Double], Float)],
+                             seconds: Double, sampleRate: Int, leadIn: Double = 0) -> [Float] {
+        let sr = Double(sampleRate)
+        let total = Int(seconds * sr)
+        var out = [Float](repeating: 0, count: total)
+        let beat = 60 / bpm
+        let length = Int(1.2 * sr)
+        var bar = 0
+        while true {
+            let barStart = leadIn + Double(bar) * beatsPerBar * beat
+            if barStart >= seconds { break }
+            for (position, frequencies, gain) in notes {
+                let start = Int(((barStart + position * beat) * sr).rounded())
+                guard start < total else { continue }
+                for i in 0..<min(length, total - start) {
+                    let t = Double(i) / sr
+                    let envelope = min(1, t / 0.005) * exp(-t / 0.35)
+                    var v = 0.0
+                    for f in frequencies {
+                        for h in 1...3 { v += sin(2 * Double.pi * f * Double(h) * t) / Double(h) }
+                    }
+                    out[start + i] += gain * Float(envelope * v / Double(frequencies.count))
+                }
+            }
+            bar += 1
+        }
+        return out
+    }
+
+    /// A 3/4 waltz without drums: a bass note on beat 1, a chord on beats 2 and 3
+    /// ("oom-pah-pah"), the bass alternating between two roots bar by bar.
+    public static func drumlessWaltz(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let barA = notes(bpm: bpm, beatsPerBar: 6, notes: [(0, [98], 0.6), (1, [392, 494, 587], 0.3), (2, [392, 494, 587], 0.3),
+                                                          (3, [147], 0.6), (4, [370, 440, 523], 0.3), (5, [370, 440, 523], 0.3)],
+                         seconds: seconds, sampleRate: sampleRate)
+        return barA
+    }
+
+    /// A bossa nova groove: bass on 1 and 3 with pick-ups on the "and" of 2 and 4, the
+    /// 3-2 bossa clave on a rim click over two bars, a soft shaker on every eighth.
+    public static func bossa(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let shaker = pattern(bpm: bpm, beatsPerBar: 8, hits: (0..<16).map { (Double($0) * 0.5, Voice.hat) },
+                             seconds: seconds, sampleRate: sampleRate)
+        // Clave (in eighths of a two-bar cycle): 0, 3, 6, 10, 12.
+        let clave = pattern(bpm: bpm, beatsPerBar: 8, hits: [0, 3, 6, 10, 12].map { (Double($0) * 0.5, Voice.click) },
+                            seconds: seconds, sampleRate: sampleRate)
+        let bass = notes(bpm: bpm, beatsPerBar: 4, notes: [(0, [82.4], 0.7), (1.5, [82.4], 0.5), (2, [123.5], 0.7), (3.5, [123.5], 0.5)],
+                         seconds: seconds, sampleRate: sampleRate)
+        var out = bass
+        for i in out.indices { out[i] += 0.3 * shaker[i] + 0.5 * clave[i] }
+        return out
+    }
+
+    /// A slow ballad: kick on 1 and 3, a soft snare-like noise on 2 and 4, quiet hats on
+    /// the eighths, and a chord on every beat.
+    public static func ballad(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let drums = pattern(bpm: bpm, beatsPerBar: 4,
+                            hits: [(0, .kick), (2, .kick), (1, .click), (3, .click)],
+                            seconds: seconds, sampleRate: sampleRate)
+        let hats = pattern(bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, Voice.hat) },
+                           seconds: seconds, sampleRate: sampleRate)
+        let chords = notes(bpm: bpm, beatsPerBar: 4, notes: (0..<4).map { (Double($0), [262, 330, 392], Float(0.25)) },
+                           seconds: seconds, sampleRate: sampleRate)
+        var out = drums
+        for i in out.indices { out[i] += 0.25 * hats[i] + chords[i] }
+        return out
+    }
+
     /// A sustained chord with no beat: A3, C♯4, E4, each played by two voices detuned
     /// by ±4 cents with a gentle 5.5 Hz vibrato (±0.15 %), 4 harmonics, 0.5 s attack —
     /// a string-ensemble or organ-like pad, as in the corpus's beat-less tracks.

@@ -93,4 +93,32 @@ final class Overlay2DTests: XCTestCase {
         // The dot sits inside the tempo slot.
         XCTAssertLessThan(on.radius, layout.tempoSlot.height)
     }
+
+    /// Issue 18: with a known metre, one dot per beat of the bar under the tempo, the
+    /// current beat's lit, the downbeat's larger; none when the metre is unknown.
+    func testBeatInBarDots() {
+        let layout = Layout(width: 1280, height: 720)
+        let n = OverlayView.dotSegments * 3
+        func scene(position: Int?, perBar: Int?) -> Scene {
+            var state = VisualState()
+            state.tempo = TempoOverlay(bpm: 90, beat: 1, position: position, beatsPerBar: perBar)
+            return overlayScene(state, layout)
+        }
+        XCTAssertEqual(scene(position: nil, perBar: nil).vertices2D.count, n)
+        let waltz = scene(position: 2, perBar: 3).vertices2D
+        XCTAssertEqual(waltz.count, 4 * n)
+        // Dots 1…3 follow the beat dot's fan; only the second (the current beat) is lit.
+        let dots = (1...3).map { Array(waltz[($0 * n)..<(($0 + 1) * n)]) }
+        let lit = dots.map { $0[0].color != OverlayView.trackColor }
+        XCTAssertEqual(lit, [false, true, false])
+        func radius(_ d: [Vertex2D]) -> Float {
+            let c = layout.pixel(d[0].position)
+            return d.map { let q = layout.pixel($0.position); return ((q.x - c.x) * (q.x - c.x) + (q.y - c.y) * (q.y - c.y)).squareRoot() }.max()!
+        }
+        XCTAssertGreaterThan(radius(dots[0]), radius(dots[1]) * 1.2)
+        // Left to right, inside the tempo slot.
+        let xs = dots.map { layout.pixel($0[0].position).x }
+        XCTAssertEqual(xs, xs.sorted())
+        XCTAssertTrue(xs.allSatisfy { $0 >= layout.tempoSlot.x0 && $0 <= layout.tempoSlot.x1 })
+    }
 }

@@ -28,16 +28,30 @@ final class OnsetStrength {
     private let lowBin: Int
     private let highBin: Int
     private let scale: Float
+    private let lowTop: Int
+    private let midTop: Int
     private var hasPrevious = false
 
     /// Mean square of the newest frame (linear, full scale = 0.5 for a sine): used
     /// by the tracker's silence suppression.
     private(set) var lastPower: Float = 0
+    /// The newest frame's flux below 200 Hz (kick and bass), log-compressed like the onset.
+    private(set) var lastLowFlux: Float = 0
+    /// The newest frame's flux from 200 Hz to 3 kHz (snare body, chords; few hi-hats).
+    private(set) var lastMidFlux: Float = 0
+
+    /// Number of log-spaced bands (100 Hz – 5 kHz) of `bandLevels`.
+    static let bandCount = 24
+    /// With `bands` on: the newest frame's level per band, log(1 + 10·mean magnitude) —
+    /// a coarse spectrum whose change from beat to beat marks chord changes (downbeats).
+    private(set) var bandLevels: UnsafeMutablePointer<Float>?
+    private var bandEdges: [Int] = []
 
     /// - Parameters:
     ///   - sampleRate: audio rate (Hz).
     ///   - size: FFT size (power of two), also the hop.
-    init(sampleRate: Int, size: Int = 1024) {
+    ///   - bands: also compute `bandLevels`.
+    init(sampleRate: Int, size: Int = 1024, bands: Bool = false) {
         self.size = size
         fft = RealFFT(size: size)
         window = .allocate(capacity: size)
@@ -56,11 +70,22 @@ final class OnsetStrength {
         let binHz = Double(sampleRate) / Double(size)
         lowBin = max(1, Int((30 / binHz).rounded(.up)))
         highBin = max(lowBin + 1, min(size / 2, Int(16_000 / binHz)))
+        lowTop = max(lowBin, min(highBin, Int(200 / binHz)))
+        midTop = max(lowTop, min(highBin, Int(3000 / binHz)))
+        if bands {
+            bandLevels = .allocate(capacity: Self.bandCount)
+            bandLevels!.initialize(repeating: 0, count: Self.bandCount)
+            for b in 0...Self.bandCount {
+                let hz = 100 * pow(50, Double(b) / Double(Self.bandCount))
+                bandEdges.append(max(lowBin, min(highBin, Int((hz / binHz).rounded()))))
+            }
+        }
     }
 
     deinit {
         window.deallocate(); windowed.deallocate(); re.deallocate(); im.deallocate()
         previous.deallocate()
+        bandLevels?.deallocate()
     }
 
     /// Forgets the previous spectrum (after a flush or a gap in the input).
@@ -81,16 +106,42 @@ final class OnsetStrength {
         lastPower = power / Float(size)
         fft.forward(UnsafePointer(windowed), re: re, im: im)
         var flux: Float = 0
-        for k in lowBin...highBin {
+        for k in lowBin...lowTop {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
             let d = m - previous[k]
             if d > 0 { flux += d }
             previous[k] = m
         }
+        let low = flux
+        for k in (lowTop + 1)..<(midTop + 1) {
+            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
+            let d = m - previous[k]
+            if d > 0 { flux += d }
+            previous[k] = m
+        }
+        let mid = flux - low
+        for k in (midTop + 1)..<(highBin + 1) {
+            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
+            let d = m - previous[k]
+            if d > 0 { flux += d }
+            previous[k] = m
+        }
+        if let levels = bandLevels {
+            for b in 0..<Self.bandCount {
+                let lo = bandEdges[b], hi = max(bandEdges[b] + 1, bandEdges[b + 1])
+                var sum: Float = 0
+                for k in lo..<hi { sum += previous[k] }
+                levels[b] = log(1 + 10 * sum / Float(hi - lo))
+            }
+        }
         if !hasPrevious {
             hasPrevious = true
+            lastLowFlux = 0
+            lastMidFlux = 0
             return 0
         }
+        lastLowFlux = log(1 + 10 * low)
+        lastMidFlux = log(1 + 10 * max(0, mid))
         return log(1 + 10 * flux)
     }
 }

@@ -37,6 +37,11 @@ public final class TempoTracker {
     public private(set) var lastEstimate: TempoEstimate?
     /// Called after every tempo update (~2 per second) with the display from then on.
     public var onUpdate: ((TempoUpdate) -> Void)?
+    /// Predicted beat times (s), oldest first (issue 18): each is announced before it
+    /// happens (`announceAhead` before it is due), from the displayed
+    /// tempo and the phase of the recent kick and snare onsets, so a display can flash on
+    /// the beat rather than after it. Empty while no tempo is displayed.
+    public private(set) var predictedBeats: [Double] = []
 
     private let onset: OnsetStrength
     private let estimator: TempoEstimator
@@ -61,6 +66,23 @@ public final class TempoTracker {
     private var onsetSum: Float = 0
     private var onsetSumSquares: Float = 0
     private let minOnsetGap: Int
+    // Beat prediction: low+mid-band onsets (kicks, snares; not hi-hats) and the next beat.
+    private let beatRing: UnsafeMutablePointer<Float>
+    private var framesIn = 0
+    private var nextBeatFrame: Double?
+    private var phaseMisses = 0
+    private let scoreRing: UnsafeMutablePointer<Float>
+    private let logTable: UnsafeMutablePointer<Float>   // log(d), d < capacity
+    // Causal metrical level: band rings (by absolute frame) and the level with hysteresis.
+    private let broadRing: UnsafeMutablePointer<Float>
+    private let lowRing: UnsafeMutablePointer<Float>
+    private let midRing: UnsafeMutablePointer<Float>
+    private var levelVotes: [Double] = []
+    /// The tapped level ÷ the displayed (80–160 BPM) tempo: ½, 1 or 2 (issue 18). The
+    /// predicted beats follow it; `display` stays folded.
+    public private(set) var level = 1.0
+    private var beatSum: Float = 0
+    private var beatSumSquares: Float = 0
 
     /// A 4 s recent-window estimate replaces the whole-history one when its confidence
     /// is at least this, and this margin above the whole's.
@@ -92,10 +114,25 @@ public final class TempoTracker {
         linear = .allocate(capacity: capacity)
         powerRing = .allocate(capacity: capacity)
         powerRing.initialize(repeating: 0, count: capacity)
+        beatRing = .allocate(capacity: capacity)
+        beatRing.initialize(repeating: 0, count: capacity)
+        scoreRing = .allocate(capacity: capacity)
+        scoreRing.initialize(repeating: 0, count: capacity)
+        logTable = .allocate(capacity: capacity)
+        broadRing = .allocate(capacity: capacity)
+        broadRing.initialize(repeating: 0, count: capacity)
+        lowRing = .allocate(capacity: capacity)
+        lowRing.initialize(repeating: 0, count: capacity)
+        midRing = .allocate(capacity: capacity)
+        midRing.initialize(repeating: 0, count: capacity)
+        levelVotes.reserveCapacity(4)
+        for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
+        predictedBeats.reserveCapacity(1024)
     }
 
     deinit {
-        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate()
+        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate(); beatRing.deallocate(); scoreRing.deallocate(); logTable.deallocate()
+        broadRing.deallocate(); lowRing.deallocate(); midRing.deallocate()
     }
 
     /// Feeds mono samples (any count; full scale ±1).
@@ -123,6 +160,9 @@ public final class TempoTracker {
         onsetSum = 0; onsetSumSquares = 0
         framesSinceOnset = Int.max / 2
         lastEstimate = nil
+        nextBeatFrame = nil
+        level = 1
+        levelVotes.removeAll(keepingCapacity: true)
     }
 
     private func analyseFrame() {
@@ -134,9 +174,21 @@ public final class TempoTracker {
         onsetSum += value; onsetSumSquares += value * value
         ring[head] = value
         powerRing[head] = onset.lastPower
+        let beatValue = onset.lastLowFlux + onset.lastMidFlux
+        if framesIn >= capacity {
+            let old = beatRing[framesIn % capacity]
+            beatSum -= old; beatSumSquares -= old * old
+        }
+        beatRing[framesIn % capacity] = beatValue
+        broadRing[framesIn % capacity] = value
+        lowRing[framesIn % capacity] = onset.lastLowFlux
+        midRing[framesIn % capacity] = onset.lastMidFlux
+        beatSum += beatValue; beatSumSquares += beatValue * beatValue
+        framesIn += 1
         head = (head + 1) % capacity
         count = min(capacity, count + 1)
         detectOnset(value)
+        predictBeat()
         framesSinceUpdate += 1
         if framesSinceUpdate >= framesPerUpdate {
             framesSinceUpdate = 0
@@ -157,6 +209,177 @@ public final class TempoTracker {
             beatCount += 1
             framesSinceOnset = 0
         }
+    }
+
+    /// Tightness of the forward beat programme (stiffer than `BeatAnalyzer`'s 100: with no
+    /// look-ahead a single syncopated kick must not pull the phase; public set: F 0.815 at
+    /// 100, 0.838 at 300 with `jumpFrames` 12).
+    static let beatTightness: Float = 300
+    /// Share of the phase error corrected per frame, and the error (in periods) beyond
+    /// which the phase jumps after `jumpFrames` frames.
+    static let phaseGain = 0.2
+    static let phaseJump = 0.15
+    static let jumpFrames = 12
+    /// Centre of onset frame n: (n + beatOffset) hops (a click shows in the frame that holds it).
+    static let beatOffset = 0.5
+    /// How far ahead of the audio heard a beat is announced (s): a display that hears its
+    /// audio in blocks (the render feed's 2048-sample hops, ~46 ms) still knows each beat
+    /// before the video frame that holds it.
+    static let announceAhead = 0.1
+
+    /// Beat prediction, once per onset frame. With a tempo on display of period P frames, the
+    /// forward pass of Ellis's beat programme over the kick and snare onsets (normalised by
+    /// the history's mean and deviation),
+    /// C(n) = o(n) + max_d [C(n − d) − α·log²(d/P)], d in P/2…2P,
+    /// is causal: the best C within the last period marks the newest beat. The next beat is
+    /// scheduled one period after it; a phase-locked loop follows the marks gently and jumps
+    /// when they stay off, and each beat is announced `announceAhead` before it is due (so a
+    /// display flashes on it, not after it).
+    private func predictBeat() {
+        let n = framesIn - 1
+        let slot = n % capacity
+        let frames = Float(min(framesIn, capacity))
+        let mean = beatSum / frames
+        let sd = max(1e-6, (max(0, beatSumSquares / frames - mean * mean)).squareRoot())
+        let o = max(0, beatRing[slot] - mean) / sd
+        guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
+            nextBeatFrame = nil
+            scoreRing[slot] = o
+            return
+        }
+        let period = 60 * frameRate / (shown.bpm * level)
+        let logP = Float(log(period))
+        let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(n, min(capacity - 1, Int((2 * period).rounded())))
+        var best: Float = 0
+        if dMin <= dMax {
+            for d in dMin...dMax {
+                let e = logTable[d] - logP
+                best = max(best, scoreRing[(n - d) % capacity] - Self.beatTightness * e * e)
+            }
+        }
+        scoreRing[slot] = o + best
+        // The newest beat: the best cumulative score within the last period.
+        let span = max(1, Int(period.rounded()))
+        guard n >= span else { return }
+        var lastBeat = n, top = -Float.infinity
+        for m in (n - span + 1)...n where scoreRing[m % capacity] > top { top = scoreRing[m % capacity]; lastBeat = m }
+        let mark = Double(lastBeat)
+        if var next = nextBeatFrame {
+            let m = ((next - mark) / period).rounded()
+            let error = mark + m * period - next
+            if abs(error) > Self.phaseJump * period {
+                phaseMisses += 1
+                if phaseMisses >= Self.jumpFrames { next = mark + m * period; phaseMisses = 0 }
+            } else {
+                phaseMisses = 0
+                next += Self.phaseGain * error
+            }
+            nextBeatFrame = next
+        } else {
+            nextBeatFrame = mark + period
+            phaseMisses = 0
+        }
+        // Announce the beats due within `announceAhead` of the audio heard.
+        let horizon = Double(framesIn) + Self.announceAhead * frameRate
+        while var next = nextBeatFrame, next + Self.beatOffset < horizon {
+            let time = (next + Self.beatOffset) * Double(hop) / Double(sampleRate)
+            if next + Self.beatOffset >= Double(framesIn) - 0.5,
+               time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate {
+                predictedBeats.append(time)
+            }
+            next += period
+            nextBeatFrame = next
+        }
+    }
+
+    /// Mean-removed, deviation-scaled, half-wave rectified value of a band ring at frame `i`.
+    @inline(__always)
+    private func bandValue(_ r: UnsafeMutablePointer<Float>, _ i: Int, mean: Float, sd: Float) -> Float {
+        guard i >= 0, i < framesIn, i > framesIn - capacity else { return 0 }
+        return max(0, r[i % capacity] - mean) / sd
+    }
+
+    /// Grid features of the predicted beats in the history on one band ring, as
+    /// `BeatAnalyzer`'s: (half-beat ÷ beat, weaker ÷ stronger of alternate beats,
+    /// third-beat ÷ beat); nil with fewer than 8 beats heard.
+    private func gridFeatures(_ r: UnsafeMutablePointer<Float>) -> (mid: Double, alternation: Double, triplet: Double)? {
+        gridFeaturesAndGroups(r)?.features
+    }
+
+    /// `gridFeatures`, and the accent contrast of the best grouping of the beats in twos and
+    /// in threes (mean of the accented beats over the mean of all, minus 1).
+    private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>)
+        -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)? {
+        let n = min(framesIn, capacity)
+        var mean: Float = 0, m2: Float = 0
+        for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
+        mean /= Float(n)
+        let sd = max(1e-6, (max(0, m2 / Float(n) - mean * mean)).squareRoot())
+        func strength(_ x: Double) -> Float {
+            let i = Int(x.rounded())
+            // The sum over ±1 frame: at ~43 frames/s a hit's flux splits between two frames
+            // depending on where it falls, which a max would read as an accent pattern.
+            return bandValue(r, i - 1, mean: mean, sd: sd) + bandValue(r, i, mean: mean, sd: sd) + bandValue(r, i + 1, mean: mean, sd: sd)
+        }
+        let oldest = Double(framesIn - capacity + 2), newest = Double(framesIn - 2)
+        var on: Float = 0, mid: Float = 0, third: Float = 0, even: Float = 0, odd: Float = 0
+        var count = 0, evenCount: Float = 0, oddCount: Float = 0, pairs: Float = 0
+        var previous: Double?
+        var byThree: (Float, Float, Float) = (0, 0, 0)
+        for t in predictedBeats.suffix(64) {
+            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset
+            guard f >= oldest, f <= newest else { continue }
+            let s = strength(f)
+            on += s
+            switch count % 3 { case 0: byThree.0 += s; case 1: byThree.1 += s; default: byThree.2 += s }
+            if count % 2 == 0 { even += s; evenCount += 1 } else { odd += s; oddCount += 1 }
+            count += 1
+            if let p = previous {
+                mid += strength((p + f) / 2)
+                third += 0.5 * (strength(p + (f - p) / 3) + strength(p + 2 * (f - p) / 3))
+                pairs += 1
+            }
+            previous = f
+        }
+        guard count >= 8, pairs > 0 else { return nil }
+        let onMean = max(on / Float(count), 1e-6)
+        let e = even / max(1, evenCount), d = odd / max(1, oddCount)
+        let twos = Double(max(e, d) / onMean) - 1
+        let thirds = Float(count) / 3
+        let threes = Double(max(byThree.0, byThree.1, byThree.2) / max(thirds, 1) / onMean) - 1
+        return ((Double(mid / pairs / onMean), Double(min(e, d) / max(max(e, d), 1e-6)), Double(third / pairs / onMean)), twos, threes)
+    }
+
+    /// The causal metrical level, once per tempo update: `BeatAnalyzer.chooseLevel`'s rules
+    /// on the predicted beats of the history (at the current level's folded grid), changed
+    /// when the last 3 decisions agree.
+    private func updateLevel() {
+        guard let shown = filter.display else {
+            level = 1
+            levelVotes.removeAll(keepingCapacity: true)
+            return
+        }
+        // The rules read the folded grid; at another level the grid is not comparable.
+        guard level == 1 else { return }
+        guard let b = gridFeatures(broadRing), let low = gridFeaturesAndGroups(lowRing), let m = gridFeatures(midRing) else { return }
+        var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
+        // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
+        // beat is not half as fast.
+        // A bare pulse with nothing at all between beats (a metronome) stays as it is too.
+        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8 || b.mid < 0.02) { vote = 1 }
+        if levelVotes.count == 3 { levelVotes.removeFirst() }
+        levelVotes.append(vote)
+        if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
+            level = vote
+            nextBeatFrame = nil
+        }
+    }
+
+    /// Predicted beats before `time` (s): how many flashes a display at `time` has shown.
+    public func predictedBeatCount(before time: Double) -> Int {
+        var n = predictedBeats.count
+        while n > 0 && predictedBeats[n - 1] >= time { n -= 1 }
+        return n
     }
 
     /// Recomputes the running sums of the onset history (after a flush, and every
@@ -213,7 +436,9 @@ public final class TempoTracker {
         if filter.push(estimate) {
             // Tempo change: keep only the newest few seconds of onset history.
             count = min(count, keepAfterFlush)
+            levelVotes.removeAll(keepingCapacity: true)
         }
+        updateLevel()
         resumOnsets()
         onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate))
     }

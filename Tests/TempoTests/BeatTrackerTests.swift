@@ -1,0 +1,95 @@
+import Analysis
+import SpecvizTestSupport
+import XCTest
+
+/// The offline beat tracker (issue 18) on the four failures the issue lists, rebuilt from
+/// synthetic material: a drumless waltz, a bossa pattern, a tempo step, a 66 BPM ballad.
+final class BeatTrackerTests: XCTestCase {
+    private let rate = 22_050
+
+    private func analyse(_ samples: [Float], range: ClosedRange<Double>? = nil) -> BeatAnalysis {
+        let analyzer = BeatAnalyzer(sampleRate: rate)
+        samples.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                let n = min(4096, all.count - i)
+                analyzer.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
+                i += n
+            }
+        }
+        return analyzer.finish(range: range)
+    }
+
+    /// F-measure of `beats` against `truth` with a ±70 ms window (one match per beat).
+    private func fMeasure(_ beats: [Double], _ truth: [Double]) -> Double {
+        guard !beats.isEmpty, !truth.isEmpty else { return 0 }
+        var used = Set<Int>(), hits = 0
+        for t in truth {
+            if let k = beats.indices.first(where: { !used.contains($0) && abs(beats[$0] - t) <= 0.07 }) {
+                used.insert(k); hits += 1
+            }
+        }
+        let p = Double(hits) / Double(beats.count), r = Double(hits) / Double(truth.count)
+        return p + r > 0 ? 2 * p * r / (p + r) : 0
+    }
+
+    private func grid(bpm: Double, from: Double = 0, to: Double) -> [Double] {
+        stride(from: from, to: to, by: 60 / bpm).map { $0 }
+    }
+
+    /// A 3/4 waltz without drums at 180 BPM: a valid 3/4 level (180, or 60 a bar), never
+    /// 90, with beats on the notes from the start.
+    func testDrumlessWaltzAt180() {
+        let seconds = 20.0
+        let a = analyse(ClickTracks.drumlessWaltz(bpm: 180, seconds: seconds, sampleRate: rate))
+        let bpm = a.bpm ?? 0
+        XCTAssertTrue(abs(bpm - 180) <= 2 || abs(bpm - 60) <= 1, "bpm \(bpm)")
+        let truth = grid(bpm: abs(bpm - 180) <= 2 ? 180 : 60, to: seconds - 0.1)
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), truth), 0.9)
+    }
+
+    /// A bossa groove at 132 BPM: one segment at the tempo (no stretch at 2/3 of it, 88),
+    /// beats on the quarter notes.
+    func testBossaHasNoTwoThirdsSegment() {
+        let seconds = 20.0
+        let a = analyse(ClickTracks.bossa(bpm: 132, seconds: seconds, sampleRate: rate))
+        XCTAssertEqual(a.segments.count, 1, "segments \(a.segments)")
+        XCTAssertEqual(a.bpm ?? 0, 132, accuracy: 2)
+        for s in a.segments { XCTAssertGreaterThan(s.bpm, 120, "segment \(s)") }
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: 132, to: seconds - 0.1)), 0.9)
+    }
+
+    /// 128 BPM, then 100 BPM from 15 s: two segments with both tempi and the change within
+    /// a second, beats following both grids.
+    func testTempoStepMakesTwoSegments() {
+        let first = ClickTracks.fourOnTheFloor(bpm: 128, seconds: 15, sampleRate: rate)
+        let second = ClickTracks.fourOnTheFloor(bpm: 100, seconds: 15, sampleRate: rate)
+        let a = analyse(first + second)
+        XCTAssertEqual(a.segments.count, 2, "segments \(a.segments)")
+        guard a.segments.count == 2 else { return }
+        XCTAssertEqual(a.segments[0].bpm, 128, accuracy: 1)
+        XCTAssertEqual(a.segments[1].bpm, 100, accuracy: 1)
+        XCTAssertEqual(a.segments[1].start, 15, accuracy: 1)
+        let truth = grid(bpm: 128, to: 15 - 0.1) + grid(bpm: 100, from: 15, to: 29.9)
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), truth), 0.9)
+    }
+
+    /// A 66 BPM ballad (hi-hats at 132): the tapped level 66, not the folded 132; with
+    /// --range 80:160 the folded 132.
+    func testBalladAt66ReportsTheTappedLevel() {
+        let seconds = 24.0
+        let signal = ClickTracks.ballad(bpm: 66, seconds: seconds, sampleRate: rate)
+        let a = analyse(signal)
+        XCTAssertEqual(a.bpm ?? 0, 66, accuracy: 1)
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: 66, to: seconds - 0.1)), 0.9)
+        let folded = analyse(signal, range: 80...160)
+        XCTAssertEqual(folded.bpm ?? 0, 132, accuracy: 2)
+    }
+
+    /// Beat-less input (a held chord) gives no beats and no tempo.
+    func testHeldChordHasNoBeats() {
+        let a = analyse(ClickTracks.sustainedChord(seconds: 12, sampleRate: rate))
+        XCTAssertTrue(a.beats.isEmpty)
+        XCTAssertNil(a.bpm)
+    }
+}
