@@ -96,7 +96,14 @@ public final class HybridPitchDetector {
         level = ms > 1e-24 ? 10 * log10(ms) : -240
         noiseFloor.update(level: level)
         lastYin = nil; lastPearson = nil
-        guard ms > 1e-14 else { fingerprint.record(midi: -1); previousCandidate = 0; return nil }   // below −140 dBFS
+        // Below −140 dBFS, or (nearly) pure DC: a constant window is "periodic" at every lag
+        // and its difference function is single-precision rounding noise (it read as the
+        // shortest lag, "B6 −49.4 ¢"). The varying part must be above −140 dBFS and within
+        // 50 dB of the DC.
+        let acMs = raw.acEnergy / Double(windowSize)
+        guard ms > 1e-14, acMs > max(1e-14, 1e-5 * ms) else {
+            fingerprint.record(midi: -1); previousCandidate = 0; return nil
+        }
 
         // 1. YIN input when latched: the high-passed stream (`highPassed`, see
         //    StreamingHighPass) if given, low-passed at 12× f0 (≤ 4 kHz) when f0 ≤ 400 Hz

@@ -64,6 +64,10 @@ public final class LagAnalysis {
 
     /// Total energy Σ x² of the window.
     public var energy: Double { prefix[size] }
+    /// Sum Σ x of the window (its DC content).
+    public private(set) var sum = 0.0
+    /// Energy without the window's mean: Σ (x − mean)².
+    public var acEnergy: Double { max(0, energy - sum * sum / Double(size)) }
 
     /// Energy of the leading segment x[0..<N−τ].
     @inline(__always) public func leadingEnergy(_ lag: Int) -> Double { prefix[size - lag] }
@@ -73,15 +77,17 @@ public final class LagAnalysis {
     /// Analyses `x` (N samples). Does not allocate.
     public func analyse(_ x: UnsafePointer<Float>) {
         let n = size
-        var acc = 0.0
+        var acc = 0.0, total = 0.0
         prefix[0] = 0
         for i in 0..<n {
             let v = x[i]
             window[i] = v
             padded[i] = v
             acc += Double(v) * Double(v)
+            total += Double(v)
             prefix[i + 1] = acc
         }
+        sum = total
         for i in n..<(2 * n) { padded[i] = 0 }
         // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
         fft.forward(padded, re: re, im: im)
