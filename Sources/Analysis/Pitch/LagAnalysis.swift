@@ -77,20 +77,39 @@ public final class LagAnalysis {
     /// Energy of the trailing segment x[τ..<N].
     @inline(__always) public func trailingEnergy(_ lag: Int) -> Double { prefix[size] - prefix[lag] }
 
-    /// Analyses `x` (N samples). Does not allocate.
+    /// Whether `acf`, `pearson`, `cmnd` and `diff` belong to the loaded window.
+    public private(set) var lagsReady = false
+
+    /// Analyses `x` (N samples): `load` then `computeLags`. Does not allocate.
     public func analyse(_ x: UnsafePointer<Float>) {
+        load(x)
+        computeLags()
+    }
+
+    /// Copies `x` (N samples) and computes its energies (cheap); the lag functions wait for
+    /// `computeLags` (the detector needs them only on some paths). Does not allocate.
+    public func load(_ x: UnsafePointer<Float>) {
         let n = size
         var acc = 0.0, total = 0.0
         prefix[0] = 0
         for i in 0..<n {
             let v = x[i]
             window[i] = v
-            padded[i] = v
             acc += Double(v) * Double(v)
             total += Double(v)
             prefix[i + 1] = acc
         }
         sum = total
+        lagsReady = false
+    }
+
+    /// The lag functions of the loaded window (no-op when already computed). Does not allocate.
+    public func computeLags() {
+        guard !lagsReady else { return }
+        lagsReady = true
+        let n = size
+        let acc = prefix[n]
+        for i in 0..<n { padded[i] = window[i] }
         for i in n..<(2 * n) { padded[i] = 0 }
         // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
         fft.forward(padded, re: re, im: im)
