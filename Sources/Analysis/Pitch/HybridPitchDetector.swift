@@ -125,7 +125,8 @@ public final class HybridPitchDetector {
                 } else {
                     filterBuffer.update(from: src, count: windowSize)
                 }
-                filtered.analyse(filterBuffer)
+                filtered.load(filterBuffer)
+                filtered.computeLags(withPearson: false)   // YIN input only
                 yinInput = filtered
             }
         }

@@ -104,7 +104,8 @@ public final class LagAnalysis {
     }
 
     /// The lag functions of the loaded window (no-op when already computed). Does not allocate.
-    public func computeLags() {
+    /// `withPearson: false` leaves `pearson` stale (YIN reads only `cmnd` and `diff`).
+    public func computeLags(withPearson: Bool = true) {
         guard !lagsReady else { return }
         lagsReady = true
         let n = size
@@ -131,14 +132,16 @@ public final class LagAnalysis {
             let e1 = SIMD4<Double>(prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3])
             let e2 = SIMD4<Double>(repeating: acc) - SIMD4<Double>(prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3])
             let r = SIMD4<Double>(Double(acf[t]), Double(acf[t + 1]), Double(acf[t + 2]), Double(acf[t + 3]))
-            let den = (e1 * e2).squareRoot()
-            let p = r / den
             let d = ((e1 + e2 - 2 * r) / (SIMD4<Double>(repeating: Double(n)) - tv))
                 .replacing(with: 0, where: (e1 + e2 - 2 * r) .< 0)
             for j in 0..<4 {
-                pearson[t + j] = den[j] > 1e-20 ? Float(p[j]) : 0
                 diff[t + j] = Float(d[j])
                 diffD[t + j] = d[j]
+            }
+            if withPearson {
+                let den = (e1 * e2).squareRoot()
+                let p = r / den
+                for j in 0..<4 { pearson[t + j] = den[j] > 1e-20 ? Float(p[j]) : 0 }
             }
             t += 4
         }
