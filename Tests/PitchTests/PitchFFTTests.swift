@@ -21,3 +21,22 @@ final class PitchFFTTests: XCTestCase {
         }
     }
 }
+
+final class LagAnalysisACFTests: XCTestCase {
+    /// The FFT autocorrelation equals the direct sum Σ x[i]·x[i+τ] at every lag.
+    func testACFMatchesDirectSum() {
+        let n = 2048
+        var rng = SeededRandom(seed: 99)
+        let x = (0..<n).map { i in Float(0.5 * sin(Double(i) * 0.05) + 0.2 * (rng.uniform() - 0.5)) }
+        let a = LagAnalysis(size: n, maxLag: 1800)
+        x.withUnsafeBufferPointer { a.analyse($0.baseAddress!) }
+        var worst = 0.0
+        let e = a.energy
+        for t in 0...1800 {
+            var s = 0.0
+            for i in 0..<(n - t) { s += Double(x[i]) * Double(x[i + t]) }
+            worst = max(worst, abs(s - Double(a.acf[t])) / e)
+        }
+        XCTAssertLessThan(worst, 2e-6)
+    }
+}

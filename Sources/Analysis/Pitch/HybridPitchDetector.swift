@@ -272,7 +272,9 @@ public final class HybridPitchDetector {
             let l = raw8.bindMemory(to: Int.self)
             pickExtrema(raw.cmnd, lowest: true, into: UnsafeMutableBufferPointer(rebasing: l[0..<4]))
             pickExtrema(raw.pearson, lowest: false, into: UnsafeMutableBufferPointer(rebasing: l[4..<8]))
-            for lag in l where lag > 0 {
+            for (i, lag) in l.enumerated() where lag > 0 {
+                // A lag that is both a CMND minimum and a Pearson maximum: probed once.
+                if l[0..<i].contains(lag) { continue }
                 let f = sampleRate / Double(lag)
                 let ev = fingerprint.evaluate(f0: f)
                 guard !ev.rejected else { continue }
