@@ -301,9 +301,17 @@ public final class HybridPitchDetector {
     private func pickExtrema(_ v: UnsafeMutablePointer<Float>, lowest: Bool, into out: UnsafeMutableBufferPointer<Int>) {
         for i in out.indices { out[i] = 0 }
         let sign: Float = lowest ? 1 : -1
+        var filled = 0
+        var worstValue = Float.infinity   // once the list is full: its worst entry
         for t in (minLag + 1)..<maxLag {
             let x = sign * v[t]
+            // Fast path once full: not better than the worst entry, nothing changes.
+            if filled == out.count && !(x < worstValue) { continue }
             guard x <= sign * v[t - 1] && x <= sign * v[t + 1] else { continue }
+            defer {
+                filled = out.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
+                if filled == out.count { worstValue = out.reduce(-Float.infinity) { max($0, sign * v[$1]) } }
+            }
             // Insert into the sorted list if better than its worst entry.
             var worst = out.startIndex
             for i in out.indices {

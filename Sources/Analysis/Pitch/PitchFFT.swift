@@ -65,8 +65,9 @@ public final class PitchFFT {
     public func forward(_ input: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>) {
         let half = self.half
         let zr = self.zr, zi = self.zi
-        for i in 0..<half {
-            let j = Int(bitReverse[i])
+        // Bit-reversed packing as a gather (sequential stores; the permutation is its own inverse).
+        for j in 0..<half {
+            let i = Int(bitReverse[j])
             zr[j] = input[2 * i]
             zi[j] = input[2 * i + 1]
         }
