@@ -130,7 +130,7 @@ public final class HybridPitchDetector {
                 yinInput = filtered
             }
         }
-        if yinInput === raw { raw.computeLags() }
+        if yinInput === raw { raw.computeLags(withPearson: false) }
         var yin = YinSearch.search(yinInput, minLag: minLag, maxLag: maxLag, octaveCheck: rumbleFree)
         if let f = latched {
             var expected = sampleRate / f

@@ -101,13 +101,45 @@ public final class LagAnalysis {
         }
         sum = total
         lagsReady = false
+        pearsonReady = false
+    }
+
+    /// Whether `pearson` belongs to the loaded window.
+    public private(set) var pearsonReady = false
+
+    /// The Pearson normalisation r(τ) = acf(τ)/√(E1·E2) (after `computeLags`; no-op when
+    /// already computed). Does not allocate.
+    public func computePearson() {
+        guard lagsReady, !pearsonReady else { return }
+        pearsonReady = true
+        let n = size, acc = prefix[n], m = maxLag
+        pearson[0] = acc > 0 ? 1 : 0
+        var t = 1
+        while t + 3 <= m {
+            let e1 = SIMD4<Double>(prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3])
+            let e2 = SIMD4<Double>(repeating: acc) - SIMD4<Double>(prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3])
+            let r = SIMD4<Double>(Double(acf[t]), Double(acf[t + 1]), Double(acf[t + 2]), Double(acf[t + 3]))
+            let den = (e1 * e2).squareRoot()
+            let p = r / den
+            for j in 0..<4 { pearson[t + j] = den[j] > 1e-20 ? Float(p[j]) : 0 }
+            t += 4
+        }
+        while t <= m {
+            let e1 = prefix[n - t], e2 = acc - prefix[t]
+            let den = (e1 * e2).squareRoot()
+            pearson[t] = den > 1e-20 ? Float(Double(acf[t]) / den) : 0
+            t += 1
+        }
     }
 
     /// The lag functions of the loaded window (no-op when already computed). Does not allocate.
-    /// `withPearson: false` leaves `pearson` stale (YIN reads only `cmnd` and `diff`).
+    /// `withPearson: false` leaves `pearson` stale until `computePearson` (YIN reads only
+    /// `cmnd` and `diff`).
     public func computeLags(withPearson: Bool = true) {
+        defer { if withPearson { computePearson() } }
         guard !lagsReady else { return }
         lagsReady = true
+        pearsonReady = false
         let n = size
         let acc = prefix[n]
         for i in 0..<n { padded[i] = window[i] }
@@ -122,7 +154,6 @@ public final class LagAnalysis {
 
         // Per-lag normalisations, 4 lags at a time (SIMD4<Double>); the running sum for the
         // CMND is sequential, its division is not.
-        pearson[0] = acc > 0 ? 1 : 0
         cmnd[0] = 1
         diff[0] = 0
         let m = maxLag
@@ -138,18 +169,11 @@ public final class LagAnalysis {
                 diff[t + j] = Float(d[j])
                 diffD[t + j] = d[j]
             }
-            if withPearson {
-                let den = (e1 * e2).squareRoot()
-                let p = r / den
-                for j in 0..<4 { pearson[t + j] = den[j] > 1e-20 ? Float(p[j]) : 0 }
-            }
             t += 4
         }
         while t <= m {
             let e1 = prefix[n - t], e2 = acc - prefix[t]
             let r = Double(acf[t])
-            let den = (e1 * e2).squareRoot()
-            pearson[t] = den > 1e-20 ? Float(r / den) : 0
             let d = max(0, (e1 + e2 - 2 * r) / Double(n - t))
             diff[t] = Float(d); diffD[t] = d
             t += 1
