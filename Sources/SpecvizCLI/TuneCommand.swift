@@ -100,38 +100,3 @@ struct TuneCommand: ParsableCommand {
         FileHandle.standardOutput.write(out.data(using: .utf8)!)
     }
 }
-
-/// Groups the display timeline into the notes shown, for the human-readable summary.
-struct TuneSummary {
-    struct Segment { var note: Note; var target: Note; var start: Double; var end: Double; var cents: [Double]; var hz: [Double] }
-    var segments: [Segment] = []
-
-    mutating func add(_ r: TunerReading?, time: Double, hop: Double) {
-        guard let r else { return }
-        if var last = segments.last, last.note == r.note, last.target == r.target, time - last.end <= 2.5 * hop {
-            last.end = time; last.cents.append(r.cents); last.hz.append(r.frequency)
-            segments[segments.count - 1] = last
-        } else {
-            segments.append(Segment(note: r.note, target: r.target, start: time, end: time, cents: [r.cents], hz: [r.frequency]))
-        }
-    }
-
-    func report(file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool) -> String {
-        var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz\n", file, duration, preset.id, reference)
-        let shown = segments.filter { $0.end - $0.start >= 0.1 }
-        if shown.isEmpty { return s + "  no pitch detected\n" }
-        s += "  start s  note  target   mean Hz   mean cents  held s\n"
-        for g in shown {
-            // Mean over the settled part: skip the first 100 ms of smoothing after the latch.
-            let skip = min(g.cents.count / 2, 10)
-            let c = g.cents.dropFirst(skip), h = g.hz.dropFirst(skip)
-            let mc = c.reduce(0, +) / Double(c.count), mh = h.reduce(0, +) / Double(h.count)
-            let verdict = abs(mc) <= 5 ? "in tune" : (mc > 0 ? "sharp" : "flat")
-            let note = g.note.name(flats: flats).padding(toLength: 5, withPad: " ", startingAt: 0)
-            let target = g.target.name(flats: flats).padding(toLength: 6, withPad: " ", startingAt: 0)
-            s += String(format: "  %7.2f  ", g.start) + note + " " + target
-                + String(format: " %8.2f   %+7.1f ¢    %5.2f  ", mh, mc, g.end - g.start) + verdict + "\n"
-        }
-        return s
-    }
-}

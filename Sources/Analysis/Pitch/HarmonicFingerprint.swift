@@ -85,35 +85,46 @@ public final class HarmonicFingerprint {
         return false
     }
 
-    /// Amplitudes at `f` and at the two reference frequencies, in one pass.
-    private func goertzel3(_ f: Double, _ fa: Double, _ fb: Double) -> (Double, Double, Double) {
-        let w = 2 * Double.pi / sampleRate
-        let c0 = 2 * cos(w * f), c1 = 2 * cos(w * fa), c2 = 2 * cos(w * fb)
-        var s01 = 0.0, s02 = 0.0, s11 = 0.0, s12 = 0.0, s21 = 0.0, s22 = 0.0
-        for i in 0..<size {
-            let x = Double(buffer[i])
-            let s0 = x + c0 * s01 - s02; s02 = s01; s01 = s0
-            let s1 = x + c1 * s11 - s12; s12 = s11; s11 = s1
-            let s2 = x + c2 * s21 - s22; s22 = s21; s21 = s2
-        }
-        let p0 = s01 * s01 + s02 * s02 - c0 * s01 * s02
-        let p1 = s11 * s11 + s12 * s12 - c1 * s11 * s12
-        let p2 = s21 * s21 + s22 * s22 - c2 * s21 * s22
-        return (max(p0, 0).squareRoot(), max(p1, 0).squareRoot(), max(p2, 0).squareRoot())
-    }
-
     /// Probes harmonics 2…8 of `f0` (Hz). Harmonics above 0.45·rate count as absent.
+    /// All probes (each harmonic and its two references, ≤ 21 resonators) run in one pass
+    /// over the window, 24 SIMD lanes wide: the same recurrences as one Goertzel each.
     public func evaluate(f0: Double) -> Evidence {
         let binHz = sampleRate / Double(size)
-        var present = 0, mains = 0, violations = 0, mask = 0
-        var snrSum = 0.0
-        var previous = -1.0
+        var mains = 0
+        // Per harmonic h (slot h − 2): -1 = above the limit, 0 = mains, 1 = probed.
+        var kind = SIMD8<Int>(repeating: -1)
+        let w = 2 * Double.pi / sampleRate
+        var c0 = SIMD8<Double>(), c1 = SIMD8<Double>(), c2 = SIMD8<Double>()
         for h in 2...8 {
             let f = Double(h) * f0
             if f > 0.45 * sampleRate { break }
-            if HarmonicFingerprint.isMains(f) { mains += 1; previous = -1; continue }
+            if HarmonicFingerprint.isMains(f) { kind[h - 2] = 0; continue }
+            kind[h - 2] = 1
             let offset = max(f * (exp2(1.0 / 24) - 1), 2.5 * binHz)
-            let (a, ra, rb) = goertzel3(f, max(f - offset, binHz), f + offset)
+            c0[h - 2] = 2 * cos(w * f)
+            c1[h - 2] = 2 * cos(w * max(f - offset, binHz))
+            c2[h - 2] = 2 * cos(w * (f + offset))
+        }
+        var a1 = SIMD8<Double>(), a2 = SIMD8<Double>()
+        var b1 = SIMD8<Double>(), b2 = SIMD8<Double>()
+        var d1 = SIMD8<Double>(), d2 = SIMD8<Double>()
+        for i in 0..<size {
+            let x = SIMD8<Double>(repeating: Double(buffer[i]))
+            let a0 = x + c0 * a1 - a2; a2 = a1; a1 = a0
+            let b0 = x + c1 * b1 - b2; b2 = b1; b1 = b0
+            let d0 = x + c2 * d1 - d2; d2 = d1; d1 = d0
+        }
+        let pa = a1 * a1 + a2 * a2 - c0 * a1 * a2
+        let pb = b1 * b1 + b2 * b2 - c1 * b1 * b2
+        let pd = d1 * d1 + d2 * d2 - c2 * d1 * d2
+        var present = 0, violations = 0, mask = 0
+        var snrSum = 0.0
+        var previous = -1.0
+        for h in 2...8 {
+            let j = h - 2
+            if kind[j] < 0 { break }
+            if kind[j] == 0 { mains += 1; previous = -1; continue }
+            let a = max(pa[j], 0).squareRoot(), ra = max(pb[j], 0).squareRoot(), rb = max(pd[j], 0).squareRoot()
             let ref = 0.5 * (ra + rb) + 1e-12
             let ratio = a / ref
             if ratio >= 3 { present += 1; snrSum += min(ratio, 10); mask |= 1 << h }

@@ -51,11 +51,14 @@ public final class HybridPitchDetector {
     public private(set) var level = -120.0
     /// Energy Σx² of the last window.
     public var windowEnergy: Double { raw.energy }
-    /// The last YIN and autocorrelation results (for diagnostics and `--raw`).
+    /// The last YIN and autocorrelation results (diagnostics; the autocorrelation is nil when
+    /// the detector did not need it for that window).
     public private(set) var lastYin: LagEstimate?
     public private(set) var lastPearson: PearsonPeakSearch.Result?
     /// The previous window's candidate before the gate (Hz, 0 = none).
     private var previousCandidate = 0.0
+    private var rawPearsonCache: PearsonPeakSearch.Result?
+    private var rawPearsonDone = false
 
     /// - Parameters:
     ///   - sampleRate: Hz.
@@ -91,12 +94,22 @@ public final class HybridPitchDetector {
     /// Does not allocate.
     public func detect(_ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
                        rumbleFree: UnsafePointer<Float>? = nil, latched: Double?) -> PitchEstimate? {
-        raw.analyse(window)
+        // The raw window's lag functions (two FFTs) are computed only on the paths that read
+        // them: YIN when unlatched, the autocorrelation below 95 Hz and for the gate, the rescue.
+        raw.load(window)
+        rawPearsonDone = false
         let ms = raw.energy / Double(windowSize)
         level = ms > 1e-24 ? 10 * log10(ms) : -240
         noiseFloor.update(level: level)
         lastYin = nil; lastPearson = nil
-        guard ms > 1e-14 else { fingerprint.record(midi: -1); previousCandidate = 0; return nil }   // below −140 dBFS
+        // Below −140 dBFS, or (nearly) pure DC: a constant window is "periodic" at every lag
+        // and its difference function is single-precision rounding noise (it read as the
+        // shortest lag, "B6 −49.4 ¢"). The varying part must be above −140 dBFS and within
+        // 50 dB of the DC.
+        let acMs = raw.acEnergy / Double(windowSize)
+        guard ms > 1e-14, acMs > max(1e-14, 1e-5 * ms) else {
+            fingerprint.record(midi: -1); previousCandidate = 0; return nil
+        }
 
         // 1. YIN input when latched: the high-passed stream (`highPassed`, see
         //    StreamingHighPass) if given, low-passed at 12× f0 (≤ 4 kHz) when f0 ≤ 400 Hz
@@ -112,10 +125,12 @@ public final class HybridPitchDetector {
                 } else {
                     filterBuffer.update(from: src, count: windowSize)
                 }
-                filtered.analyse(filterBuffer)
+                filtered.load(filterBuffer)
+                filtered.computeLags(withPearson: false)   // YIN input only
                 yinInput = filtered
             }
         }
+        if yinInput === raw { raw.computeLags(withPearson: false) }
         var yin = YinSearch.search(yinInput, minLag: minLag, maxLag: maxLag, octaveCheck: rumbleFree)
         if let f = latched {
             var expected = sampleRate / f
@@ -152,16 +167,19 @@ public final class HybridPitchDetector {
                 }
             }
         }
-        let ac = PearsonPeakSearch.search(raw, minLag: minLag, maxLag: maxLag)
-        lastYin = yin; lastPearson = ac
+        lastYin = yin
 
         // 2. Band combination; if it fails, the same on the rumble-free window.
-        var result = combine(yin: yin, ac: ac)
+        var result = combine(yin: yin, ac: rawPearson())
+        var retryPearson: PearsonPeakSearch.Result?
+        var retried = false
         if result == nil, let clean = rumbleFree {
             filtered.analyse(clean)
             let y2 = YinSearch.search(filtered, minLag: minLag, maxLag: maxLag)
             let a2 = PearsonPeakSearch.search(filtered, minLag: minLag, maxLag: maxLag)
-            if let r2 = combine(yin: y2, ac: a2) { result = r2; lastYin = y2; lastPearson = a2 }
+            if let r2 = combine(yin: y2, ac: a2) {
+                result = r2; lastYin = y2; lastPearson = a2; retryPearson = a2; retried = true
+            }
         }
 
         // 3. Rescue.
@@ -169,6 +187,7 @@ public final class HybridPitchDetector {
         if result == nil {
             if level > noiseFloor.effective {
                 fingerprint.load(window)
+                raw.computeLags()
                 if let (f, ev, score) = rescue() {
                     result = PitchEstimate(frequency: f, confidence: min(1, score), source: .fingerprint)
                     evidence = ev
@@ -191,7 +210,7 @@ public final class HybridPitchDetector {
             // pitch is also stable to 25 ¢ since the last hop: narrowband rumble correlates
             // strongly too, but its period wanders.
             let stable = previous > 0 && abs(1200 * log2(candidate.frequency / previous)) < 25
-            let strongAC = stable && (lastPearson.map {
+            let strongAC = stable && ((retried ? retryPearson : rawPearson()).map {
                 $0.estimate.confidence >= 0.90 && sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
             } ?? false)
             if !strongAC {
@@ -211,14 +230,29 @@ public final class HybridPitchDetector {
 
     /// Band combination of seed 004 §6: above 95 Hz YIN; 65–95 Hz YIN at confidence ≥ 0.88
     /// or with the autocorrelation agreeing on the note; below 65 Hz both must agree.
-    private func combine(yin: LagEstimate?, ac: PearsonPeakSearch.Result?) -> PitchEstimate? {
+    /// `ac` is evaluated only at or below 95 Hz (above, YIN decides alone and the source is
+    /// reported as `.yin`).
+    private func combine(yin: LagEstimate?, ac: @autoclosure () -> PearsonPeakSearch.Result?) -> PitchEstimate? {
         guard let y = yin else { return nil }
         let fy = y.frequency(sampleRate: sampleRate)
-        let agree = ac.map { sameNote($0.estimate.frequency(sampleRate: sampleRate), fy) } ?? false
+        if fy > 95 { return PitchEstimate(frequency: fy, confidence: y.confidence, source: .yin) }
+        let agree = ac().map { sameNote($0.estimate.frequency(sampleRate: sampleRate), fy) } ?? false
         if fy > 95 || (fy >= 65 && (y.confidence >= 0.88 || agree)) || agree {
             return PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
         }
         return nil
+    }
+
+    /// The autocorrelation peak of the raw window, computed once per window on first use
+    /// (also sets `lastPearson`).
+    private func rawPearson() -> PearsonPeakSearch.Result? {
+        if !rawPearsonDone {
+            raw.computeLags()
+            rawPearsonCache = PearsonPeakSearch.search(raw, minLag: minLag, maxLag: maxLag)
+            rawPearsonDone = true
+            lastPearson = rawPearsonCache
+        }
+        return rawPearsonCache
     }
 
     /// Same MIDI note: within `tolerance` semitones (0.5 = rounds to the same note).
@@ -238,7 +272,9 @@ public final class HybridPitchDetector {
             let l = raw8.bindMemory(to: Int.self)
             pickExtrema(raw.cmnd, lowest: true, into: UnsafeMutableBufferPointer(rebasing: l[0..<4]))
             pickExtrema(raw.pearson, lowest: false, into: UnsafeMutableBufferPointer(rebasing: l[4..<8]))
-            for lag in l where lag > 0 {
+            for (i, lag) in l.enumerated() where lag > 0 {
+                // A lag that is both a CMND minimum and a Pearson maximum: probed once.
+                if l[0..<i].contains(lag) { continue }
                 let f = sampleRate / Double(lag)
                 let ev = fingerprint.evaluate(f0: f)
                 guard !ev.rejected else { continue }
@@ -265,9 +301,17 @@ public final class HybridPitchDetector {
     private func pickExtrema(_ v: UnsafeMutablePointer<Float>, lowest: Bool, into out: UnsafeMutableBufferPointer<Int>) {
         for i in out.indices { out[i] = 0 }
         let sign: Float = lowest ? 1 : -1
+        var filled = 0
+        var worstValue = Float.infinity   // once the list is full: its worst entry
         for t in (minLag + 1)..<maxLag {
             let x = sign * v[t]
+            // Fast path once full: not better than the worst entry, nothing changes.
+            if filled == out.count && !(x < worstValue) { continue }
             guard x <= sign * v[t - 1] && x <= sign * v[t + 1] else { continue }
+            defer {
+                filled = out.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
+                if filled == out.count { worstValue = out.reduce(-Float.infinity) { max($0, sign * v[$1]) } }
+            }
             // Insert into the sorted list if better than its worst entry.
             var worst = out.startIndex
             for i in out.indices {

@@ -21,7 +21,7 @@ public final class LagAnalysis {
     public let size: Int
     /// Largest lag computed (samples), < N.
     public let maxLag: Int
-    private let fft: RealFFT
+    private let fft: PitchFFT
     private let padded: UnsafeMutablePointer<Float>
     private let re: UnsafeMutablePointer<Float>
     private let im: UnsafeMutablePointer<Float>
@@ -35,6 +35,8 @@ public final class LagAnalysis {
     public let cmnd: UnsafeMutablePointer<Float>
     /// Overlap-normalised difference d(τ) (mean square), τ = 0…maxLag.
     public let diff: UnsafeMutablePointer<Float>
+    /// `diff` before rounding to single precision (the CMND's running sum).
+    private let diffD: UnsafeMutablePointer<Double>
     /// The analysed window (a copy, for exact refinement).
     public let window: UnsafeMutablePointer<Float>
 
@@ -45,7 +47,7 @@ public final class LagAnalysis {
         precondition(size & (size - 1) == 0 && maxLag < size)
         self.size = size
         self.maxLag = maxLag
-        fft = RealFFT(size: 2 * size)
+        fft = PitchFFT(size: 2 * size)
         padded = .allocate(capacity: 2 * size); padded.initialize(repeating: 0, count: 2 * size)
         re = .allocate(capacity: size + 1)
         im = .allocate(capacity: size + 1)
@@ -54,34 +56,93 @@ public final class LagAnalysis {
         pearson = .allocate(capacity: maxLag + 1)
         cmnd = .allocate(capacity: maxLag + 1)
         diff = .allocate(capacity: maxLag + 1)
+        diffD = .allocate(capacity: maxLag + 1)
         window = .allocate(capacity: size)
     }
 
     deinit {
         padded.deallocate(); re.deallocate(); im.deallocate(); prefix.deallocate()
-        acf.deallocate(); pearson.deallocate(); cmnd.deallocate(); diff.deallocate(); window.deallocate()
+        acf.deallocate(); pearson.deallocate(); cmnd.deallocate(); diff.deallocate(); diffD.deallocate(); window.deallocate()
     }
 
     /// Total energy Σ x² of the window.
     public var energy: Double { prefix[size] }
+    /// Sum Σ x of the window (its DC content).
+    public private(set) var sum = 0.0
+    /// Energy without the window's mean: Σ (x − mean)².
+    public var acEnergy: Double { max(0, energy - sum * sum / Double(size)) }
 
     /// Energy of the leading segment x[0..<N−τ].
     @inline(__always) public func leadingEnergy(_ lag: Int) -> Double { prefix[size - lag] }
     /// Energy of the trailing segment x[τ..<N].
     @inline(__always) public func trailingEnergy(_ lag: Int) -> Double { prefix[size] - prefix[lag] }
 
-    /// Analyses `x` (N samples). Does not allocate.
+    /// Whether `acf`, `pearson`, `cmnd` and `diff` belong to the loaded window.
+    public private(set) var lagsReady = false
+
+    /// Analyses `x` (N samples): `load` then `computeLags`. Does not allocate.
     public func analyse(_ x: UnsafePointer<Float>) {
+        load(x)
+        computeLags()
+    }
+
+    /// Copies `x` (N samples) and computes its energies (cheap); the lag functions wait for
+    /// `computeLags` (the detector needs them only on some paths). Does not allocate.
+    public func load(_ x: UnsafePointer<Float>) {
         let n = size
-        var acc = 0.0
+        var acc = 0.0, total = 0.0
         prefix[0] = 0
         for i in 0..<n {
             let v = x[i]
             window[i] = v
-            padded[i] = v
             acc += Double(v) * Double(v)
+            total += Double(v)
             prefix[i + 1] = acc
         }
+        sum = total
+        lagsReady = false
+        pearsonReady = false
+    }
+
+    /// Whether `pearson` belongs to the loaded window.
+    public private(set) var pearsonReady = false
+
+    /// The Pearson normalisation r(τ) = acf(τ)/√(E1·E2) (after `computeLags`; no-op when
+    /// already computed). Does not allocate.
+    public func computePearson() {
+        guard lagsReady, !pearsonReady else { return }
+        pearsonReady = true
+        let n = size, acc = prefix[n], m = maxLag
+        pearson[0] = acc > 0 ? 1 : 0
+        var t = 1
+        while t + 3 <= m {
+            let e1 = SIMD4<Double>(prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3])
+            let e2 = SIMD4<Double>(repeating: acc) - SIMD4<Double>(prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3])
+            let r = SIMD4<Double>(Double(acf[t]), Double(acf[t + 1]), Double(acf[t + 2]), Double(acf[t + 3]))
+            let den = (e1 * e2).squareRoot()
+            let p = r / den
+            for j in 0..<4 { pearson[t + j] = den[j] > 1e-20 ? Float(p[j]) : 0 }
+            t += 4
+        }
+        while t <= m {
+            let e1 = prefix[n - t], e2 = acc - prefix[t]
+            let den = (e1 * e2).squareRoot()
+            pearson[t] = den > 1e-20 ? Float(Double(acf[t]) / den) : 0
+            t += 1
+        }
+    }
+
+    /// The lag functions of the loaded window (no-op when already computed). Does not allocate.
+    /// `withPearson: false` leaves `pearson` stale until `computePearson` (YIN reads only
+    /// `cmnd` and `diff`).
+    public func computeLags(withPearson: Bool = true) {
+        defer { if withPearson { computePearson() } }
+        guard !lagsReady else { return }
+        lagsReady = true
+        pearsonReady = false
+        let n = size
+        let acc = prefix[n]
+        for i in 0..<n { padded[i] = window[i] }
         for i in n..<(2 * n) { padded[i] = 0 }
         // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
         fft.forward(padded, re: re, im: im)
@@ -91,18 +152,36 @@ public final class LagAnalysis {
         let scale = 1 / Float(2 * n)
         for t in 0...maxLag { acf[t] = re[t] * scale }
 
-        // Per-lag normalisations.
-        pearson[0] = acc > 0 ? 1 : 0
+        // Per-lag normalisations, 4 lags at a time (SIMD4<Double>); the running sum for the
+        // CMND is sequential, its division is not.
         cmnd[0] = 1
         diff[0] = 0
-        var running = 0.0
-        for t in 1...maxLag {
+        let m = maxLag
+        var t = 1
+        while t + 3 <= m {
+            let tv = SIMD4<Double>(Double(t), Double(t + 1), Double(t + 2), Double(t + 3))
+            let e1 = SIMD4<Double>(prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3])
+            let e2 = SIMD4<Double>(repeating: acc) - SIMD4<Double>(prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3])
+            let r = SIMD4<Double>(Double(acf[t]), Double(acf[t + 1]), Double(acf[t + 2]), Double(acf[t + 3]))
+            let d = ((e1 + e2 - 2 * r) / (SIMD4<Double>(repeating: Double(n)) - tv))
+                .replacing(with: 0, where: (e1 + e2 - 2 * r) .< 0)
+            for j in 0..<4 {
+                diff[t + j] = Float(d[j])
+                diffD[t + j] = d[j]
+            }
+            t += 4
+        }
+        while t <= m {
             let e1 = prefix[n - t], e2 = acc - prefix[t]
             let r = Double(acf[t])
-            let den = (e1 * e2).squareRoot()
-            pearson[t] = den > 1e-20 ? Float(r / den) : 0
             let d = max(0, (e1 + e2 - 2 * r) / Double(n - t))
-            diff[t] = Float(d)
+            diff[t] = Float(d); diffD[t] = d
+            t += 1
+        }
+        // CMND from the single-precision differences' double values, as before.
+        var running = 0.0
+        for t in 1...m {
+            let d = diffD[t]
             running += d
             cmnd[t] = running > 1e-30 ? Float(d * Double(t) / running) : 1
         }
@@ -139,8 +218,7 @@ public final class LagAnalysis {
     /// more than the margin, cannot fake a longer period. Does not allocate.
     public static func periodMultiple(in x: UnsafePointer<Float>, size n: Int, lag: Int, maxLag: Int,
                                       margin: Double = 0.04) -> Int {
-        var e = 0.0
-        for i in 0..<n { e += Double(x[i]) * Double(x[i]) }
+        let e = energy(x, n)
         guard e > 0, 2 * lag + 2 <= maxLag else { return 1 }
         let scale = 1 / (2 * e / Double(n))
         let base = minDifference(x, n, center: lag, radius: 1, maxLag: maxLag) * scale
@@ -160,8 +238,7 @@ public final class LagAnalysis {
     /// checks cannot undo each other. Does not allocate.
     public static func periodDivisor(in x: UnsafePointer<Float>, size n: Int, lag: Int, minLag: Int, maxLag: Int,
                                      slack: Double = 0.02) -> Int {
-        var e = 0.0
-        for i in 0..<n { e += Double(x[i]) * Double(x[i]) }
+        let e = energy(x, n)
         guard e > 0 else { return 1 }
         let scale = 1 / (2 * e / Double(n))
         let base = minDifference(x, n, center: lag, radius: 1, maxLag: maxLag) * scale
@@ -172,22 +249,47 @@ public final class LagAnalysis {
         return 1
     }
 
-    /// Minimum over lags center ± radius of the overlap-normalised difference of `x`.
+    /// Minimum over lags center ± radius of the overlap-normalised difference of `x`
+    /// (8 single-precision lanes of squared differences, summed in double per 64 samples).
     private static func minDifference(_ x: UnsafePointer<Float>, _ n: Int, center: Int, radius: Int, maxLag: Int) -> Double {
         var best = Double.infinity
+        let raw = UnsafeRawPointer(x)
         for t in max(1, center - radius)...min(maxLag, center + radius) {
             let m = n - t
-            var s0 = 0.0, s1 = 0.0
+            var total = 0.0
             var i = 0
-            while i + 1 < m {
-                let d0 = Double(x[i] - x[i + t]), d1 = Double(x[i + 1] - x[i + 1 + t])
-                s0 += d0 * d0; s1 += d1 * d1
-                i += 2
+            while i + 64 <= m {
+                var acc = SIMD8<Float>()
+                for j in stride(from: i, to: i + 64, by: 8) {
+                    let d = raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self)
+                        - raw.loadUnaligned(fromByteOffset: 4 * (j + t), as: SIMD8<Float>.self)
+                    acc += d * d
+                }
+                total += Double(acc.sum())
+                i += 64
             }
-            if i < m { let d = Double(x[i] - x[i + t]); s0 += d * d }
-            best = min(best, (s0 + s1) / Double(m))
+            while i < m { let d = Double(x[i] - x[i + t]); total += d * d; i += 1 }
+            best = min(best, total / Double(m))
         }
         return best
+    }
+
+    /// Σ x² of `n` samples (double accumulation per 64).
+    static func energy(_ x: UnsafePointer<Float>, _ n: Int) -> Double {
+        let raw = UnsafeRawPointer(x)
+        var total = 0.0
+        var i = 0
+        while i + 64 <= n {
+            var acc = SIMD8<Float>()
+            for j in stride(from: i, to: i + 64, by: 8) {
+                let v = raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self)
+                acc += v * v
+            }
+            total += Double(acc.sum())
+            i += 64
+        }
+        while i < n { total += Double(x[i]) * Double(x[i]); i += 1 }
+        return total
     }
 
     /// True when `lag` is a fraction of the period (see `periodMultiple`).

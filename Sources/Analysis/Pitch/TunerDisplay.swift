@@ -18,6 +18,11 @@ public struct TunerReading: Sendable, Equatable {
     public var inTune: Bool
     /// Confidence 0…1 of the latest detection.
     public var confidence: Double
+
+    public init(frequency: Double, note: Note, cents: Double, target: Note, inTune: Bool, confidence: Double) {
+        self.frequency = frequency; self.note = note; self.cents = cents
+        self.target = target; self.inTune = inTune; self.confidence = confidence
+    }
 }
 
 /// The display logic of seed 004 §6: a consecutive-detection latch and frequency smoothing.
