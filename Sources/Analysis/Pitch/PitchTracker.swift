@@ -37,6 +37,7 @@ public final class PitchTracker {
     private var filled = 0
     private var sinceHop = 0
     private var samplesSeen = 0
+    private var tail = TailGate()
 
     /// The detector's estimate for the last hop (unlatched; nil = no pitch).
     public private(set) var raw: PitchEstimate?
@@ -99,6 +100,7 @@ public final class PitchTracker {
         tuner.reset()
         detector.reset()
         firstPartial.reset()
+        tail = TailGate()
     }
 
     /// Feeds samples; runs the detector once per completed hop and calls `onHop` after each
@@ -156,7 +158,7 @@ public final class PitchTracker {
         }
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
-        tuner.feed(raw, time: time, weight: weight)
+        tuner.feed(tail.gate(raw, level: detector.level, shown: tuner.reading?.frequency, time: time), time: time, weight: weight)
         // Retune the streaming high-pass to half the (new) latched f0; hysteresis of a semitone.
         let target = tuner.latchedFrequency.map { 0.5 * $0 } ?? 0
         if target < 20 {
@@ -165,5 +167,53 @@ public final class PitchTracker {
             highPass.setCutoff(target, sampleRate: Double(sampleRate)); hpAge = 0
         }
         hpAge += 1
+    }
+}
+
+/// Keeps a decaying tail from showing a lower note (issue 19). As a note fades into hum,
+/// rumble or noise, the detector can find the hum or a subharmonic of the note; the display
+/// must keep the note it had or go blank. A lower note is accepted only when it comes with
+/// an onset (the level rising ≥ `onsetRise` dB over the quietest of the last 8 hops, within
+/// the last `onsetHold` hops) or while the level is within `tailDrop` dB of its recent peak
+/// (a legato change at the same loudness).
+struct TailGate {
+    static let onsetRise = 6.0
+    static let onsetHold = 12
+    static let tailDrop = 6.0
+    /// Longest hold (s) of the shown note through blocked tail readings.
+    static let maxHold = 1.0
+    private var lastSame = -Double.infinity
+    /// Release of the peak hold (dB per hop: 6 dB/s at 48 kHz / 512).
+    static let peakRelease = 0.064
+    private var peak = -240.0
+    private var levels = (-240.0, -240.0, -240.0, -240.0, -240.0, -240.0, -240.0, -240.0)
+    private var index = 0
+    private var sinceOnset = Int.max / 2
+    /// The frequency the display last showed (Hz), kept after it releases.
+    private var lastShown: Double?
+
+    /// The estimate to feed the display: `estimate`, or nil when it is a different note in a tail.
+    mutating func gate(_ estimate: PitchEstimate?, level: Double, shown: Double?, time: Double) -> PitchEstimate? {
+        var quietest = level
+        withUnsafeBytes(of: levels) { for v in $0.bindMemory(to: Double.self) { quietest = min(quietest, v) } }
+        withUnsafeMutableBytes(of: &levels) { $0.bindMemory(to: Double.self)[index] = level }
+        index = (index + 1) & 7
+        if level >= quietest + TailGate.onsetRise { sinceOnset = 0 } else { sinceOnset += 1 }
+        peak = max(level, peak - TailGate.peakRelease)
+        if let f = shown { lastShown = f }
+        guard let e = estimate, let last = lastShown else { return estimate }
+        // Lower than the shown note by more than the display's same-note window (0.6
+        // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
+        // rumble). A higher reading is left alone: it cannot be the hum, and blocking it
+        // would keep a wrong latch.
+        let interval = 12 * log2(e.frequency / last)
+        if abs(interval) < 0.6 { lastSame = time }
+        let inTail = level < peak - TailGate.tailDrop && sinceOnset > TailGate.onsetHold
+        guard interval <= -0.6 && inTail else { return estimate }
+        // Blocked. While the note was found within the last `maxHold` seconds, the tail
+        // still carries it under the noise: hold what the display shows (a detection at
+        // the shown frequency); after that, nothing (the display releases).
+        guard shown != nil, time - lastSame <= TailGate.maxHold else { return nil }
+        return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source)
     }
 }

@@ -1,0 +1,55 @@
+import Analysis
+import SpecvizTestSupport
+import Tuning
+import XCTest
+
+/// Issue 19: a note's decaying tail keeps the note it had or goes blank; it never shows a
+/// different note (the hum under it, or a subharmonic of the note).
+final class DecayingTailTests: XCTestCase {
+    /// The notes the display showed from `from` seconds on (MIDI numbers, in order, no repeats).
+    private func shownNotes(_ hops: [HopRecord], from: Double) -> [Int] {
+        var out: [Int] = []
+        for h in hops where h.time >= from {
+            if let m = h.display?.note.midi, out.last != m { out.append(m) }
+        }
+        return out
+    }
+
+    /// A plucked note (exponential decay, 0.35 s time constant) over steady mains hum: as the
+    /// note sinks under the hum the display must not move to the hum or to a subharmonic.
+    func testDecayIntoHumShowsNoOtherNote() {
+        let sr = 48000
+        for (f0, mains) in [(436.6, 60.0), (511.8, 60.0), (387.2, 50.0), (99.1, 50.0), (149.2, 50.0)] {
+            let note = ToneGenerators.harmonic(f0: f0, amplitudes: [1, 0.5, 0.35, 0.25, 0.15, 0.1], sampleRate: sr,
+                                               duration: 3.5, amplitude: 0.5, decay: 0.35)
+            let hum = ToneGenerators.hum(mains: mains, sampleRate: sr, duration: 3.5, amplitude: 0.01)
+            let hops = track(ToneGenerators.mix(note, hum), sampleRate: sr)
+            let expected = Int(Note.midiValue(frequency: f0).rounded())
+            let shown = shownNotes(hops, from: 0)
+            XCTAssertEqual(shown.first, expected, "\(f0) Hz in \(mains) Hz hum: first note")
+            XCTAssertEqual(shown, [expected], "\(f0) Hz in \(mains) Hz hum: the tail showed other notes")
+        }
+    }
+
+    /// The same in low rumble (noise below 120 Hz) and in pink noise.
+    func testDecayIntoNoiseShowsNoOtherNote() {
+        let sr = 48000
+        var rumble = ToneGenerators.whiteNoise(sampleRate: sr, duration: 3.5, rms: 1, seed: 5)
+        var lp = 0.0, lp2 = 0.0
+        for i in rumble.indices {   // two one-pole low-passes at ~60 Hz
+            lp += 0.008 * (Double(rumble[i]) - lp); lp2 += 0.008 * (lp - lp2); rumble[i] = Float(lp2)
+        }
+        let r = ToneGenerators.rms(rumble)
+        rumble = rumble.map { $0 * Float(0.01 / r) }
+        let pink = ToneGenerators.pinkNoise(sampleRate: sr, duration: 3.5, rms: 0.004)
+        for (name, noise) in [("rumble", rumble), ("pink", pink)] {
+            for f0 in [387.2, 321.3, 256.6, 99.1] {
+                let note = ToneGenerators.harmonic(f0: f0, amplitudes: [1, 0.6, 0.4, 0.3, 0.2, 0.1], sampleRate: sr,
+                                                   duration: 3.5, amplitude: 0.5, decay: 0.35)
+                let hops = track(ToneGenerators.mix(note, noise), sampleRate: sr)
+                let expected = Int(Note.midiValue(frequency: f0).rounded())
+                XCTAssertEqual(shownNotes(hops, from: 0), [expected], "\(f0) Hz in \(name): the tail showed other notes")
+            }
+        }
+    }
+}
