@@ -236,13 +236,14 @@ public final class LagAnalysis {
     /// rumble-free window, T is then as periodic as 2T, and the shorter period wins (YIN's
     /// own principle). The slack is smaller than `periodMultiple`'s margin, so the two
     /// checks cannot undo each other. Does not allocate.
+    /// `maxDivisor` (default 4) extends the divisors tried (from the largest down).
     public static func periodDivisor(in x: UnsafePointer<Float>, size n: Int, lag: Int, minLag: Int, maxLag: Int,
-                                     slack: Double = 0.02) -> Int {
+                                     slack: Double = 0.02, maxDivisor: Int = 4) -> Int {
         let e = energy(x, n)
         guard e > 0 else { return 1 }
         let scale = 1 / (2 * e / Double(n))
         let base = minDifference(x, n, center: lag, radius: 1, maxLag: maxLag) * scale
-        for d in stride(from: 4, through: 2, by: -1) where lag / d >= minLag {
+        for d in stride(from: maxDivisor, through: 2, by: -1) where lag / d >= minLag {
             let v = minDifference(x, n, center: lag / d, radius: 1 + 2 / d, maxLag: maxLag) * scale
             if v < base + slack { return d }
         }

@@ -61,6 +61,20 @@ public enum YinSearch {
             t += 1
         }
         guard c[best] < relaxedThreshold, best > minLag, best < hi else { return nil }
+        // The global minimum gets the same reverse check as a first dip: rumble raises the
+        // CMND at every lag, and its minimum can fall on 2T or 3T; on the rumble-free window
+        // T is then as periodic, and the shorter period wins.
+        // Divisors up to 9 (a minimum as far out as 9T), repeated (12T goes to 4T, then T).
+        if let x = octaveCheck {
+            for _ in 0..<3 {
+                let d = LagAnalysis.periodDivisor(in: x, size: a.size, lag: best, minLag: minLag, maxLag: a.maxLag,
+                                                  maxDivisor: 9)
+                guard d > 1 else { break }
+                var t2 = Int((Double(best) / Double(d)).rounded())
+                for u in max(t2 - 2, 2)...min(t2 + 2, a.maxLag - 1) where c[u] < c[t2] { t2 = u }
+                best = t2
+            }
+        }
         return refine(a, best)
     }
 
