@@ -37,10 +37,27 @@ public struct CircularMode: ModeBuilder {
     public static func geometry(layout: Layout) -> Geometry {
         // Centred on the frame horizontally (the spectrum area's margins are not symmetric).
         let r = layout.spectrum
-        let halfW = min(-r.x0, r.x1) * Float(layout.width) * 0.5, halfH = r.height * Float(layout.height) * 0.25
+        let w = Float(layout.width), h = Float(layout.height)
+        var halfW = min(-r.x0, r.x1) * w * 0.5, halfH = r.height * h * 0.25
+        var centerY = r.center.y
+        // Portrait and square frames: the ring is as wide as the frame allows. It has no dB
+        // scale on the left and its labels are radial, so it may use the frame's width (small
+        // symmetric margins) and the frequency-label band beneath the spectrum area, down to
+        // the waveform label. Blended in from aspect 1.5 to 1.0, so 16:9 is unchanged.
+        let k = min(max((1.5 - w / max(h, 1)) / 0.5, 0), 1)
+        if k > 0 {
+            let side = layout.labels ? layout.fontSize * 0.6 : 0.02 * w
+            let top = (1 - r.y1) * 0.5 * h
+            let bottomSpec = (1 - r.y0) * 0.5 * h
+            let bottomFree = layout.labels ? layout.waveformLabelOrigin.y - layout.fontSize * 1.2 : bottomSpec
+            let bottom = bottomSpec + (max(bottomFree, bottomSpec) - bottomSpec) * k
+            halfW += (w * 0.5 - side - halfW) * k
+            halfH = (bottom - top) * 0.5
+            centerY = 1 - (top + bottom) / h
+        }
         let room = min(halfW, halfH)
         let unit = layout.labels ? (room - layout.fontSize * 1.1) / labelRadius : room / 0.42
-        return Geometry(center: SIMD2(0, r.center.y), unitPixels: max(unit, 1))
+        return Geometry(center: SIMD2(0, centerY), unitPixels: max(unit, 1))
     }
 
     /// Unit direction (x right, y up) of log-frequency position t ∈ 0…1: clockwise from the top.

@@ -11,6 +11,7 @@ public enum VisualizationMode: String, CaseIterable, Sendable {
     case bars, curve, circular, spectrogram, surface
     case surfacePlus = "surface+"
     case tuner
+    case scope
 
     public var summary: String {
         switch self {
@@ -21,6 +22,7 @@ public enum VisualizationMode: String, CaseIterable, Sendable {
         case .surface: return "3D waterfall: lit mesh of the last 60 spectra"
         case .surfacePlus: return "3D waterfall with ridgelines along each spectrum"
         case .tuner: return "chromatic tuner: LED arc, note wheel, stroboscope"
+        case .scope: return "oscilloscope: triggered waveform with phosphor persistence"
         }
     }
 }

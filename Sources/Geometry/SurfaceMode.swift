@@ -33,6 +33,9 @@ public struct SurfaceMode: ModeBuilder {
     /// 45° fov would otherwise need a 90°-wide, fish-eyed view.
     public static let maxStretch: Float = 1.5
     public static let stretchFrom: Float = 1.6
+    /// Tall viewports (portrait, square) are filled by the opposite stretch, vertically, by
+    /// at most this factor.
+    public static let maxTallStretch: Float = 1.8
 
     public var ridgelines: Bool
     public var palette: Palette
@@ -60,8 +63,23 @@ public struct SurfaceMode: ModeBuilder {
         var cam = OrbitCamera(aspect: Float(layout.width) / Float(max(layout.height, 1)))
         let rect = viewport(layout)
         let rectAspect = rect.width * Float(layout.width) / (rect.height * Float(layout.height))
-        let aspect = min(rectAspect, max(rectAspect / maxStretch, stretchFrom))
-        cam.fit(min: SIMD3(-1, 0, -1), max: SIMD3(1, cam.yScale + ridgeLift + ridgeThickness, 1), aspect: aspect)
+        var aspect = min(rectAspect, max(rectAspect / maxStretch, stretchFrom))
+        let lo = SIMD3<Float>(-1, 0, -1), hi = SIMD3<Float>(1, cam.yScale + ridgeLift + ridgeThickness, 1)
+        cam.fit(min: lo, max: hi, aspect: aspect)
+        // Viewports taller than the fitted mesh (portrait, square): fitting filled the width
+        // and left bands above and below. Project for the mesh's own aspect instead (capped
+        // at `maxTallStretch` × the viewport's) and let the viewport stretch it vertically,
+        // so the picture fills the height too: it reads as a steeper, deeper waterfall.
+        // The fitted distance changes the mesh's projected aspect a little: three rounds settle it.
+        let rectTall = aspect
+        for _ in 0..<3 {
+            guard let e = cam.projectedExtent(min: lo, max: hi, aspect: aspect) else { break }
+            let meshAspect = (e.z - e.x) * aspect / max(e.w - e.y, 1e-6)
+            let wanted = min(max(meshAspect, rectTall), rectTall * maxTallStretch)
+            guard abs(wanted - aspect) > aspect * 0.01 else { break }
+            aspect = wanted
+            cam.fit(min: lo, max: hi, aspect: aspect)
+        }
         return (cam, OrbitCamera.viewport(rect) * cam.viewProjection(aspect: aspect))
     }
 

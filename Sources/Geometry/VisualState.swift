@@ -43,6 +43,8 @@ public struct VisualState: Sendable {
     public var tempo: TempoOverlay? = nil
     /// The tuner view's meter state (`--mode tuner`); nil shows `---`.
     public var tunerView: TunerViewState? = nil
+    /// The oscilloscope's recent traces (`--mode scope`); empty in other modes.
+    public var scope = ScopeTraces()
 
     public init() {}
 

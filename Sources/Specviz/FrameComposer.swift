@@ -77,6 +77,14 @@ public final class FrameComposer {
         state.tunerView!.update(display, strobe: strobe, dt: dt)
     }
 
+    /// Adds this frame's oscilloscope trace (`--mode scope`): the trigger captures the
+    /// window it has heard so far and the trace, scaled by its display gain, joins the
+    /// persistence history.
+    public func updateScope(_ trigger: ScopeTrigger) {
+        trigger.capture()
+        state.scope.push(trigger.trace, gain: trigger.displayGain, time: state.time)
+    }
+
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)

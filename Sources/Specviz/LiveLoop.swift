@@ -62,7 +62,7 @@ public final class LiveLoop {
         self.glyphs = glyphs
         feed = AnalysisFeed(source: pump.fifo, config: s.analysis)
         composer = FrameComposer(settings: s, glyphs: glyphs)
-        trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true,
+        trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
                                    preset: s.preset, reference: s.reference)
         feed.taps.append(trackers)
         picture = PixelBuffer(width: s.width, height: s.height)

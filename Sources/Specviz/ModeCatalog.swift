@@ -10,6 +10,11 @@ enum ModeCatalog {
             TunerViewMode(meter: settings.meter, preset: settings.preset, reference: settings.reference)
                 .build(state, layout: layout, into: &scene)
             return
+        case .scope:
+            // The scope replaces the waveform strip and the spectrum labels.
+            ScopeMode().build(state, layout: layout, into: &scene)
+            if let title = settings.title, layout.labels { Labels.title(title, layout: layout, into: &scene) }
+            return
         case .bars:
             BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         case .curve:

@@ -13,6 +13,8 @@ public final class OverlayTrackers: AnalysisTap {
     public let pitch: PitchTracker?
     public let strobe: StroboscopeAnalyzer?
     public let tempo: TempoTracker?
+    /// The oscilloscope's trigger (`--mode scope`; always in live, where keys switch modes).
+    public let scope: ScopeTrigger?
     public let reference: Double
 
     /// The strobe's reading over the audio since the last frame that brought new audio
@@ -23,7 +25,8 @@ public final class OverlayTrackers: AnalysisTap {
     /// - Parameters:
     ///   - pitch, tempo: which trackers to run.
     ///   - preset: tuner targets (SPEC §5); unknown ids fall back to chromatic.
-    public init(sampleRate: Int, pitch: Bool, tempo: Bool, preset: String = "chromatic", reference: Double = 440) {
+    public init(sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: String = "chromatic",
+                reference: Double = 440) {
         self.reference = reference
         if pitch {
             self.pitch = PitchTracker(sampleRate: sampleRate, preset: TuningPreset.named(preset) ?? .chromatic, reference: reference)
@@ -33,13 +36,15 @@ public final class OverlayTrackers: AnalysisTap {
             strobe = nil
         }
         self.tempo = tempo ? TempoTracker(sampleRate: sampleRate) : nil
+        self.scope = scope ? ScopeTrigger(sampleRate: sampleRate) : nil
     }
 
     /// The trackers a render with these settings needs (nil: none).
     public static func forRender(_ settings: RenderSettings, sampleRate: Int) -> OverlayTrackers? {
         let pitch = settings.tunerOverlay || settings.mode == .tuner
-        guard pitch || settings.tempoOverlay else { return nil }
-        return OverlayTrackers(sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay,
+        let scope = settings.mode == .scope
+        guard pitch || settings.tempoOverlay || scope else { return nil }
+        return OverlayTrackers(sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay, scope: scope,
                                preset: settings.preset, reference: settings.reference)
     }
 
@@ -52,6 +57,7 @@ public final class OverlayTrackers: AnalysisTap {
             heardSinceReading = true
         }
         tempo?.process(samples)
+        scope?.process(samples)
     }
 
     /// What the tuner overlay shows now: the latched note and cents, or `---` (empty note).
@@ -113,6 +119,7 @@ public final class OverlayTrackers: AnalysisTap {
             }
             if composer.settings.mode == .tuner { composer.updateTunerView(pitch.display, strobe: strobeReading, dt: dt) }
         }
+        if let scope, composer.settings.mode == .scope { composer.updateScope(scope) }
         return tempoOverlay ? count : 0
     }
 }
