@@ -4,7 +4,7 @@ import Foundation
 import MediaIO
 import Tuning
 
-/// `specviz tune FILE [--csv] [--raw] [--preset NAME] [--reference HZ] [--flats]` (SPEC §1, §5):
+/// `specviz tune FILE [--csv|--json] [--raw] [--preset NAME] [--reference HZ] [--flats]` (SPEC §1, §5):
 /// runs the real-time tuner over a file as if it were playing.
 struct TuneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,10 @@ struct TuneCommand: ParsableCommand {
             512-sample hop: what the tuner displays at time_s (latched and smoothed;
             empty while it shows ---). time_s is when the value would be on screen in
             real-time playback (causal, latency included). --raw prints the detector's
-            unlatched estimate instead. `note` is the note shown (the latched semitone);
+            unlatched estimate instead. --json prints one object with the summary's
+            notes (`notes`: start_s, end_s, note, target, mean_hz, mean_cents, verdict)
+            and the same per-hop rows (`frames`: time_s, f0_hz or null, note, cents,
+            confidence). `note` is the note shown (the latched semitone);
             cents are relative to the target note: the nearest note of --preset (see
             `specviz presets`), or the nearest semitone.
 
@@ -35,7 +38,10 @@ struct TuneCommand: ParsableCommand {
     @Flag(help: "Print one CSV row per analysis hop.")
     var csv = false
 
-    @Flag(help: "With --csv: the detector's unlatched estimate instead of the display.")
+    @Flag(help: "Print the summary and every hop as one JSON object.")
+    var json = false
+
+    @Flag(help: "With --csv or --json: the detector's unlatched estimate instead of the display.")
     var raw = false
 
     @Option(help: "Tuning preset id (see `specviz presets`).")
@@ -48,7 +54,8 @@ struct TuneCommand: ParsableCommand {
     var flats = false
 
     func validate() throws {
-        if raw && !csv { throw ValidationError("--raw goes with --csv") }
+        if csv && json { throw ValidationError("--csv and --json are alternatives: pick one") }
+        if raw && !csv && !json { throw ValidationError("--raw goes with --csv or --json") }
         if ReferencePitch(reference) == nil {
             throw ValidationError("--reference must be between 400 and 480 Hz (got \(reference))")
         }
@@ -63,27 +70,40 @@ struct TuneCommand: ParsableCommand {
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
         var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
+        var frames = ""   // JSON frame objects, comma-separated
         var summary = TuneSummary()
-        let flats = self.flats, raw = self.raw, csv = self.csv
+        let flats = self.flats, raw = self.raw, csv = self.csv, json = self.json
         let onHop: (PitchTracker) -> Void = { t in
+            // One row: (f0, note, cents, confidence), nil f0 when nothing is shown.
+            var row: (Double, String, Double, Double)?
+            var confidence = 0.0
+            if raw {
+                if let e = t.raw {
+                    let (_, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
+                    let note = Note.nearest(to: e.frequency, reference: ref).note
+                    row = (e.frequency, note.name(flats: flats), cents, e.confidence)
+                }
+            } else if let r = t.display {
+                row = (r.frequency, r.note.name(flats: flats), r.cents, r.confidence)
+            }
+            if let r = row { confidence = r.3 }
             if csv {
                 out += String(format: "%.4f,", t.time)
-                if raw {
-                    if let e = t.raw {
-                        let (_, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
-                        let note = Note.nearest(to: e.frequency, reference: ref).note
-                        out += String(format: "%.4f,", e.frequency) + note.name(flats: flats)
-                            + String(format: ",%.2f,%.3f\n", cents, e.confidence)
-                    } else {
-                        out += ",,,0.000\n"
-                    }
-                } else if let r = t.display {
-                    out += String(format: "%.4f,", r.frequency) + r.note.name(flats: flats)
-                        + String(format: ",%.2f,%.3f\n", r.cents, r.confidence)
+                if let r = row {
+                    out += String(format: "%.4f,", r.0) + r.1 + String(format: ",%.2f,%.3f\n", r.2, r.3)
                 } else {
                     out += ",,,0.000\n"
                 }
             } else {
+                if json {
+                    if !frames.isEmpty { frames += ",\n" }
+                    if let r = row {
+                        frames += String(format: "{\"time_s\":%.4f,\"f0_hz\":%.4f,\"note\":\"", t.time, r.0) + r.1
+                            + String(format: "\",\"cents\":%.2f,\"confidence\":%.3f}", r.2, confidence)
+                    } else {
+                        frames += String(format: "{\"time_s\":%.4f,\"f0_hz\":null,\"note\":null,\"cents\":null,\"confidence\":0}", t.time)
+                    }
+                }
                 summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate))
             }
         }
@@ -93,10 +113,42 @@ struct TuneCommand: ParsableCommand {
             if n == 0 { break }
             buffer.withUnsafeBufferPointer { tracker.process(UnsafeBufferPointer(rebasing: $0[0..<n]), onHop: onHop) }
         }
-        if !csv {
-            let name = (input as NSString).lastPathComponent
+        let name = (input as NSString).lastPathComponent
+        if json {
+            out = jsonReport(file: name, duration: tracker.time, summary: summary, preset: tuningPreset,
+                             reference: ref, frames: frames)
+        } else if !csv {
             out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats)
         }
         FileHandle.standardOutput.write(out.data(using: .utf8)!)
+    }
+
+    /// The `--json` document: the summary's notes and every hop's row.
+    func jsonReport(file: String, duration: Double, summary: TuneSummary, preset: TuningPreset,
+                    reference: Double, frames: String) -> String {
+        var s = "{\"file\":" + jsonString(file) + String(format: ",\"duration_s\":%.4f,", duration)
+            + "\"preset\":" + jsonString(preset.id) + String(format: ",\"reference_hz\":%g,\"raw\":%@,\n\"notes\":[", reference, raw ? "true" : "false")
+        for (i, g) in summary.shown.enumerated() {
+            let (mc, mh) = g.settledMean
+            s += (i > 0 ? ",\n" : "\n") + String(format: "{\"start_s\":%.4f,\"end_s\":%.4f,\"held_s\":%.4f,", g.start, g.end, g.end - g.start)
+                + "\"note\":" + jsonString(g.note.name(flats: flats)) + ",\"target\":" + jsonString(g.target.name(flats: flats))
+                + String(format: ",\"mean_hz\":%.4f,\"mean_cents\":%.2f,\"verdict\":", mh, mc)
+                + jsonString(TuneSummary.verdict(cents: mc)) + "}"
+        }
+        return s + "],\n\"frames\":[\n" + frames + "]}\n"
+    }
+
+    /// A JSON string literal (quotes, backslashes and control characters escaped).
+    func jsonString(_ v: String) -> String {
+        var o = "\""
+        for u in v.unicodeScalars {
+            switch u {
+            case "\"": o += "\\\""
+            case "\\": o += "\\\\"
+            case _ where u.value < 0x20: o += String(format: "\\u%04x", u.value)
+            default: o.unicodeScalars.append(u)
+            }
+        }
+        return o + "\""
     }
 }

@@ -79,15 +79,18 @@ public struct TuneSummary: Sendable {
         }
     }
 
+    /// Segments long enough to report (held ≥ 0.1 s).
+    public var shown: [Segment] { segments.filter { $0.end - $0.start >= 0.1 } }
+
     /// The summary text: one line per note held at least 100 ms.
     public func report(file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool) -> String {
         var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz\n", file, duration, preset.id, reference)
-        let shown = segments.filter { $0.end - $0.start >= 0.1 }
+        let shown = self.shown
         if shown.isEmpty { return s + "  no pitch detected\n" }
         s += "  start s  note  target   mean Hz   mean cents  held s\n"
         for g in shown {
             let (mc, mh) = g.settledMean
-            let verdict = abs(mc) <= 5 ? "in tune" : (mc > 0 ? "sharp" : "flat")
+            let verdict = TuneSummary.verdict(cents: mc)
             let note = g.note.name(flats: flats).padding(toLength: 5, withPad: " ", startingAt: 0)
             let target = g.target.name(flats: flats).padding(toLength: 6, withPad: " ", startingAt: 0)
             s += String(format: "  %7.2f  ", g.start) + note + " " + target
@@ -95,4 +98,7 @@ public struct TuneSummary: Sendable {
         }
         return s
     }
+
+    /// "in tune" within ±5 ¢, else "sharp" or "flat".
+    public static func verdict(cents: Double) -> String { abs(cents) <= 5 ? "in tune" : (cents > 0 ? "sharp" : "flat") }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import SpecvizTestSupport
+import XCTest
+
+/// `specviz tune --json` and the tune command's bad-input cases (issue 14 item 7, issue 19).
+final class TuneCLITests: XCTestCase {
+    func testJSONHasTheSummaryNotesAndEveryHop() throws {
+        let dir = CLI.tempDir()
+        // A4 for 1 s at 44.1 kHz, 10 cents sharp.
+        try Signals.writeWAV(Signals.sines([(440 * pow(2, 10.0 / 1200), 0.4), (880 * pow(2, 10.0 / 1200), 0.2)], seconds: 1.0),
+                             to: dir + "/a4.wav")
+        let r = try CLI.run(["tune", dir + "/a4.wav", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(obj["file"] as? String, "a4.wav")
+        let notes = try XCTUnwrap(obj["notes"] as? [[String: Any]])
+        XCTAssertEqual(notes.count, 1)
+        XCTAssertEqual(notes.first?["note"] as? String, "A4")
+        XCTAssertEqual(notes.first?["verdict"] as? String, "sharp")
+        XCTAssertEqual(try XCTUnwrap(notes.first?["mean_cents"] as? Double), 10, accuracy: 1)
+        let frames = try XCTUnwrap(obj["frames"] as? [[String: Any]])
+        // One row per 512-sample hop, the same rows as --csv.
+        let csvRows = try CLI.run(["tune", dir + "/a4.wav", "--csv"]).stdout.split(separator: "\n").count - 1
+        XCTAssertEqual(frames.count, csvRows)
+        XCTAssertEqual(frames.count, 44100 / 512)
+        XCTAssertTrue(frames.first?["f0_hz"] is NSNull, "the first hop shows nothing yet")
+        XCTAssertEqual(try XCTUnwrap(frames.last?["f0_hz"] as? Double), 440 * pow(2, 10.0 / 1200), accuracy: 0.5)
+    }
+
+    func testJSONAndCSVTogetherIsAUsageError() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.3), to: dir + "/a.wav")
+        let r = try CLI.run(["tune", dir + "/a.wav", "--json", "--csv"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { !$0.isEmpty }.count, 1, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+    }
+
+    /// Issue 14 item 7 end to end: a file of pure DC is "no pitch detected".
+    func testDirectCurrentFileHasNoPitch() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV([Float](repeating: 0.5, count: 44100), to: dir + "/dc.wav")
+        let r = try CLI.run(["tune", dir + "/dc.wav"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("no pitch detected"), r.stdout)
+    }
+}
