@@ -21,7 +21,7 @@ public final class LagAnalysis {
     public let size: Int
     /// Largest lag computed (samples), < N.
     public let maxLag: Int
-    private let fft: PitchFFT
+    private let fft: RealFFT
     private let padded: UnsafeMutablePointer<Float>
     private let re: UnsafeMutablePointer<Float>
     private let im: UnsafeMutablePointer<Float>
@@ -47,7 +47,7 @@ public final class LagAnalysis {
         precondition(size & (size - 1) == 0 && maxLag < size)
         self.size = size
         self.maxLag = maxLag
-        fft = PitchFFT(size: 2 * size)
+        fft = RealFFT(size: 2 * size)
         padded = .allocate(capacity: 2 * size); padded.initialize(repeating: 0, count: 2 * size)
         re = .allocate(capacity: size + 1)
         im = .allocate(capacity: size + 1)

@@ -6,7 +6,10 @@ import Glibc
 /// radix-2 FFT of the even/odd-packed input followed by the split step
 /// (the same packing vDSP's `fft_zrip` uses, seed 000 Part 1 stages 2–3).
 ///
-/// All tables and scratch are allocated at construction; `forward` allocates nothing.
+/// The one FFT of the package: spectrum, bass, onsets and the pitch detector's lag analysis
+/// (which once had its own copy, PitchFFT; its gather packing and 8-wide stages and split
+/// are merged in here, issue 19). All tables and scratch are allocated at construction;
+/// `forward` allocates nothing.
 /// Not thread-safe: give each thread its own instance.
 public final class RealFFT {
     /// Transform size (samples).
@@ -66,9 +69,10 @@ public final class RealFFT {
     /// `re[k]`, `im[k]` for k = 0 … size/2 (`size/2 + 1` bins each), unnormalised
     /// (X[k] = Σ x[n]·e^(−2πikn/N)). Does not allocate.
     public func forward(_ input: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>) {
-        // Pack even/odd samples into a half-size complex sequence, bit-reversed.
-        for i in 0..<half {
-            let j = Int(bitReverse[i])
+        // Pack even/odd samples into a half-size complex sequence, bit-reversed, as a
+        // gather (sequential stores; the permutation is its own inverse).
+        for j in 0..<half {
+            let i = Int(bitReverse[j])
             zr[j] = input[2 * i]
             zi[j] = input[2 * i + 1]
         }
@@ -108,6 +112,31 @@ public final class RealFFT {
                     }
                     start += len
                 }
+            } else if h >= 8 {
+                // Eight butterflies at a time (SIMD8: two AVX/SSE registers' worth per load).
+                let tr = UnsafeRawPointer(stageRe + (h - 1)), ti = UnsafeRawPointer(stageIm + (h - 1))
+                let xr = UnsafeMutableRawPointer(zr), xi = UnsafeMutableRawPointer(zi)
+                var start = 0
+                while start < half {
+                    var k = 0
+                    while k < h {
+                        let wr = tr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                        let wi = ti.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                        let oa = 4 * (start + k), ob = oa + 4 * h
+                        let ar = xr.loadUnaligned(fromByteOffset: oa, as: SIMD8<Float>.self)
+                        let ai = xi.loadUnaligned(fromByteOffset: oa, as: SIMD8<Float>.self)
+                        let rr = xr.loadUnaligned(fromByteOffset: ob, as: SIMD8<Float>.self)
+                        let ri = xi.loadUnaligned(fromByteOffset: ob, as: SIMD8<Float>.self)
+                        let br = rr * wr - ri * wi
+                        let bi = rr * wi + ri * wr
+                        xr.storeBytes(of: ar - br, toByteOffset: ob, as: SIMD8<Float>.self)
+                        xi.storeBytes(of: ai - bi, toByteOffset: ob, as: SIMD8<Float>.self)
+                        xr.storeBytes(of: ar + br, toByteOffset: oa, as: SIMD8<Float>.self)
+                        xi.storeBytes(of: ai + bi, toByteOffset: oa, as: SIMD8<Float>.self)
+                        k += 8
+                    }
+                    start += len
+                }
             } else {
                 let tr = UnsafeRawPointer(stageRe + (h - 1)), ti = UnsafeRawPointer(stageIm + (h - 1))
                 let xr = UnsafeMutableRawPointer(zr), xi = UnsafeMutableRawPointer(zi)
@@ -144,6 +173,23 @@ public final class RealFFT {
             let xr = UnsafeRawPointer(zr), xi = UnsafeRawPointer(zi)
             let sr = UnsafeRawPointer(splitRe), si = UnsafeRawPointer(splitIm)
             let outR = UnsafeMutableRawPointer(re), outI = UnsafeMutableRawPointer(im)
+            // Eight bins at a time first (same operations per bin as the narrower loops).
+            while k + 8 <= half {
+                let ar = xr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                let ai = xi.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                let rr = xr.loadUnaligned(fromByteOffset: 4 * (half - k - 7), as: SIMD8<Float>.self)
+                let ri = xi.loadUnaligned(fromByteOffset: 4 * (half - k - 7), as: SIMD8<Float>.self)
+                let br = SIMD8(rr[7], rr[6], rr[5], rr[4], rr[3], rr[2], rr[1], rr[0])
+                let bi = -SIMD8(ri[7], ri[6], ri[5], ri[4], ri[3], ri[2], ri[1], ri[0])
+                let er = 0.5 * (ar + br), ei = 0.5 * (ai + bi)
+                let dr = 0.5 * (ar - br), di = 0.5 * (ai - bi)
+                let wr = sr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                let wi = si.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                let tr = wr * dr - wi * di, ti = wr * di + wi * dr
+                outR.storeBytes(of: er + ti, toByteOffset: 4 * k, as: SIMD8<Float>.self)
+                outI.storeBytes(of: ei - tr, toByteOffset: 4 * k, as: SIMD8<Float>.self)
+                k += 8
+            }
             while k + 3 <= half - 1 && half >= 8 {
                 let ar = xr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
                 let ai = xi.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
