@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore", "MediaIO"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ShadersCPU", "SpecvizCore", "SpecvizTestSupport"]),
-        .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "MediaIO", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
+        .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "Tuning", "MediaIO", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SpecvizTestSupport", "MediaIO"]),
         .testTarget(name: "TuningTests", dependencies: ["Tuning"]),

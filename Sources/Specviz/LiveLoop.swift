@@ -63,7 +63,7 @@ public final class LiveLoop {
         feed = AnalysisFeed(source: pump.fifo, config: s.analysis)
         composer = FrameComposer(settings: s, glyphs: glyphs)
         trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
-                                   preset: s.preset, reference: s.reference)
+                                   preset: s.preset, reference: s.reference, system: s.tuningSystem)
         feed.taps.append(trackers)
         picture = PixelBuffer(width: s.width, height: s.height)
     }

@@ -16,6 +16,7 @@ public final class OverlayTrackers: AnalysisTap {
     /// The oscilloscope's trigger (`--mode scope`; always in live, where keys switch modes).
     public let scope: ScopeTrigger?
     public let reference: Double
+    public let system: TuningSystem
 
     /// The strobe's reading over the audio since the last frame that brought new audio
     /// (the feed reads in 2048-sample hops, so some video frames bring none).
@@ -25,11 +26,14 @@ public final class OverlayTrackers: AnalysisTap {
     /// - Parameters:
     ///   - pitch, tempo: which trackers to run.
     ///   - preset: tuner targets (SPEC §5); unknown ids fall back to chromatic.
+    ///   - system: temperament, tonic and transposition of the tuner (issue 19).
     public init(sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: String = "chromatic",
-                reference: Double = 440) {
+                reference: Double = 440, system: TuningSystem = .equal) {
         self.reference = reference
+        self.system = system
         if pitch {
             self.pitch = PitchTracker(sampleRate: sampleRate, preset: TuningPreset.named(preset) ?? .chromatic, reference: reference)
+            self.pitch?.system = system
             strobe = StroboscopeAnalyzer(sampleRate: Double(sampleRate))
         } else {
             self.pitch = nil
@@ -45,14 +49,14 @@ public final class OverlayTrackers: AnalysisTap {
         let scope = settings.mode == .scope
         guard pitch || settings.tempoOverlay || scope else { return nil }
         return OverlayTrackers(sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay, scope: scope,
-                               preset: settings.preset, reference: settings.reference)
+                               preset: settings.preset, reference: settings.reference, system: settings.tuningSystem)
     }
 
     public func process(_ samples: UnsafeBufferPointer<Float>) {
         if let pitch, let strobe {
             pitch.process(samples)
             // The strobe follows the target of what is displayed (dark while nothing is).
-            strobe.setTarget(frequency: pitch.display.map { $0.target.frequency(reference: reference) } ?? 0)
+            strobe.setTarget(frequency: pitch.display.map { system.frequency(of: system.sounding($0.target), reference: reference) } ?? 0)
             strobe.process(samples)
             heardSinceReading = true
         }

@@ -44,6 +44,8 @@ public struct RenderSettings: Sendable {
     public var tempoOverlay = false
     public var preset: String = "chromatic"
     public var reference: Double = 440
+    /// Temperament, tonic and transposition of the tuner overlay and view (issue 19).
+    public var tuningSystem: TuningSystem = .equal
     /// Meter pair of `--mode tuner` (seed 004 §3.2).
     public var meter: TunerMeter = .arc
     /// Rasteriser threads.

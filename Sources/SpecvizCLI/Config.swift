@@ -20,6 +20,10 @@ struct Config: Equatable {
     var mode: String?
     var preset: String?
     var reference: Double?
+    /// Tuning system keys (issue 19): as on the command line, checked when used.
+    var transpose: String?
+    var temperament: String?
+    var tonic: String?
     var size: String?
     var fps: Int?
     var tilt: Bool?
@@ -93,6 +97,20 @@ struct Config: Equatable {
                 case .number(let v): c.analysis["tilt"] = String(v)
                 default: throw fail("auto, seed, off, a number of dB per octave, or true/false")
                 }
+            case "transpose":
+                switch f.value {
+                case .string(let v) where TuningSystem.transposition(v) != nil: c.transpose = v
+                case .number(let v) where v == v.rounded() && abs(v) <= 24: c.transpose = String(Int(v))
+                default: throw fail("Bb, Eb, F, A, G, D, C or a whole number of semitones −24…24")
+                }
+            case "temperament":
+                guard case .string(let v) = f.value, Temperament.named(v) != nil || v.lowercased().hasSuffix(".scl") else {
+                    throw fail("a temperament name or a .scl file")
+                }
+                c.temperament = v
+            case "tonic":
+                guard case .string(let v) = f.value, TuningSystem.tonic(v) != nil else { throw fail("a note name like C or Eb") }
+                c.tonic = v
             case "tuner": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.tuner = b
             case "bpm": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.bpm = b
             case _ where AnalysisOptions.keys.contains(f.key):
@@ -116,6 +134,9 @@ struct Config: Equatable {
         if let mode { lines.append("\"mode\": \(quote(mode))") }
         if let preset { lines.append("\"preset\": \(quote(preset))") }
         if let reference { lines.append("\"reference\": \(reference == reference.rounded() ? String(Int(reference)) : String(reference))") }
+        if let transpose { lines.append("\"transpose\": \(quote(transpose))") }
+        if let temperament { lines.append("\"temperament\": \(quote(temperament))") }
+        if let tonic { lines.append("\"tonic\": \(quote(tonic))") }
         if let size { lines.append("\"size\": \(quote(size))") }
         if let fps { lines.append("\"fps\": \(fps)") }
         if let t = analysis["tilt"], tilt != false { lines.append("\"tilt\": \(quote(t))") } else if let tilt { lines.append("\"tilt\": \(tilt)") }

@@ -38,6 +38,8 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Reference pitch of A4 in Hz (400–480); default 440.")
     var reference: Double?
 
+    @OptionGroup var tuningSystem: TuningSystemOptions
+
     @Option(help: "Tuner view meter pair: arc (LED arc + chromatic strip), wheel (note wheel + ruler), strobe (stroboscope + info bar).")
     var meter: String = "arc"
 
@@ -81,6 +83,7 @@ struct LookOptions: ParsableArguments {
         s.preset = preset
         guard (400...480).contains(reference) else { throw ValidationError("--reference must be 400–480 Hz") }
         s.reference = reference
+        s.tuningSystem = try tuningSystem.system(config: config)
         guard let tm = TunerMeter(rawValue: meter.lowercased()) else {
             throw ValidationError("unknown meter '\(meter)' (meters: arc, wheel, strobe)")
         }

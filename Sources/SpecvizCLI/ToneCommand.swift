@@ -34,6 +34,8 @@ struct ToneCommand: ParsableCommand {
     @Option(help: "Reference pitch of A4 in Hz (400–480).")
     var reference: Double = 440
 
+    @OptionGroup var tuningSystem: TuningSystemOptions
+
     @Option(help: "Seconds the notes are held (default 4; with --all, 2 per note).")
     var duration: Double?
 
@@ -112,6 +114,7 @@ struct ToneCommand: ParsableCommand {
     /// The score to play and a one-line description of it.
     private func makeScore(reference: Double) throws -> (score: ToneScore, summary: String) {
         if chime { return (ToneScore.startChime(reference: reference), "start chime E5 G5 C6") }
+        let system = try tuningSystem.system()
         var tuning: TuningPreset?
         if let preset {
             guard let p = TuningPreset.named(preset) else { throw CLIError(InputChecks.unknownPreset(preset)) }
@@ -120,9 +123,9 @@ struct ToneCommand: ParsableCommand {
         }
         var pitches: [(label: String, hertz: Double)] = []
         if notes.isEmpty, let tuning {
-            pitches = tuning.notes.map { ($0.name(), $0.frequency(reference: reference)) }
+            pitches = tuning.notes.map { ($0.name(), system.frequency(of: $0, reference: reference)) }
         } else {
-            for text in notes { pitches.append(try Self.parse(text, preset: tuning, reference: reference)) }
+            for text in notes { pitches.append(try Self.parse(text, preset: tuning, reference: reference, system: system)) }
         }
         let nyquistLimit = 0.45 * Double(rate)
         for p in pitches where !(p.hertz >= 10 && p.hertz <= nyquistLimit) {
@@ -142,7 +145,10 @@ struct ToneCommand: ParsableCommand {
     }
 
     /// Parses `A4`, `C#3`, `Bb2`, a MIDI number, `440Hz`/`440.5hz`, or (with a preset) a bare pitch class.
-    static func parse(_ text: String, preset: TuningPreset?, reference: Double) throws -> (label: String, hertz: Double) {
+    /// With a `system`, a note name or MIDI number is a written note: it plays the tempered
+    /// frequency of the sounding note (written − transpose); preset strings are sounding notes.
+    static func parse(_ text: String, preset: TuningPreset?, reference: Double,
+                      system: TuningSystem = .equal) throws -> (label: String, hertz: Double) {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.lowercased().hasSuffix("hz") {
             guard let f = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), f.isFinite, f > 0 else {
@@ -153,17 +159,17 @@ struct ToneCommand: ParsableCommand {
         if let m = Int(t) {
             guard (0...127).contains(m) else { throw CLIError("'\(text)': MIDI note numbers run 0–127") }
             let n = Note(midi: m)
-            return (n.name(), n.frequency(reference: reference))
+            return (n.name(), system.frequency(of: system.sounding(n), reference: reference))
         }
         if let n = Note(name: t) {
             let flats = t.dropFirst().contains("b") || t.contains("♭")
-            return (n.name(flats: flats), n.frequency(reference: reference))
+            return (n.name(flats: flats), system.frequency(of: system.sounding(n), reference: reference))
         }
         if let preset, let pc = Note(name: t + "4")?.pitchClass {
             guard let n = preset.notes.first(where: { $0.pitchClass == pc }) else {
                 throw CLIError("'\(text)': preset '\(preset.id)' has no \(text) string")
             }
-            return (n.name(), n.frequency(reference: reference))
+            return (n.name(), system.frequency(of: n, reference: reference))
         }
         throw CLIError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)")
     }

@@ -53,6 +53,8 @@ struct TuneCommand: ParsableCommand {
     @Flag(help: "Name notes with flats (Db3) instead of sharps (C#3).")
     var flats = false
 
+    @OptionGroup var tuningSystem: TuningSystemOptions
+
     func validate() throws {
         if csv && json { throw ValidationError("--csv and --json are alternatives: pick one") }
         if raw && !csv && !json { throw ValidationError("--raw goes with --csv or --json") }
@@ -67,8 +69,10 @@ struct TuneCommand: ParsableCommand {
     func run() throws {
         let ref = ReferencePitch(reference)!.hertz
         let tuningPreset = TuningPreset.named(preset)!
+        let system = try tuningSystem.system()
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
+        tracker.system = system
         var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
         var frames = ""   // JSON frame objects, comma-separated
         var summary = TuneSummary()
@@ -79,8 +83,13 @@ struct TuneCommand: ParsableCommand {
             var confidence = 0.0
             if raw {
                 if let e = t.raw {
-                    let (_, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
-                    let note = Note.nearest(to: e.frequency, reference: ref).note
+                    var (_, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
+                    var note = Note.nearest(to: e.frequency, reference: ref).note
+                    if !system.isPlain {
+                        let t = system.target(for: e.frequency, preset: tuningPreset, reference: ref)
+                        cents = t.cents
+                        note = system.written(tuningPreset.notes.isEmpty ? t.target : note)
+                    }
                     row = (e.frequency, note.name(flats: flats), cents, e.confidence)
                 }
             } else if let r = t.display {
@@ -116,18 +125,20 @@ struct TuneCommand: ParsableCommand {
         let name = (input as NSString).lastPathComponent
         if json {
             out = jsonReport(file: name, duration: tracker.time, summary: summary, preset: tuningPreset,
-                             reference: ref, frames: frames)
+                             reference: ref, system: system, frames: frames)
         } else if !csv {
-            out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats)
+            out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats, system: system)
         }
         FileHandle.standardOutput.write(out.data(using: .utf8)!)
     }
 
     /// The `--json` document: the summary's notes and every hop's row.
     func jsonReport(file: String, duration: Double, summary: TuneSummary, preset: TuningPreset,
-                    reference: Double, frames: String) -> String {
+                    reference: Double, system: TuningSystem, frames: String) -> String {
         var s = "{\"file\":" + jsonString(file) + String(format: ",\"duration_s\":%.4f,", duration)
-            + "\"preset\":" + jsonString(preset.id) + String(format: ",\"reference_hz\":%g,\"raw\":%@,\n\"notes\":[", reference, raw ? "true" : "false")
+            + "\"preset\":" + jsonString(preset.id) + String(format: ",\"reference_hz\":%g,\"raw\":%@,", reference, raw ? "true" : "false")
+            + "\"temperament\":" + jsonString(system.temperament.id) + ",\"tonic\":" + jsonString(Note.sharpNames[system.tonic])
+            + ",\"transpose\":\(system.transpose),\n\"notes\":["
         for (i, g) in summary.shown.enumerated() {
             let (mc, mh) = g.settledMean
             s += (i > 0 ? ",\n" : "\n") + String(format: "{\"start_s\":%.4f,\"end_s\":%.4f,\"held_s\":%.4f,", g.start, g.end, g.end - g.start)

@@ -27,3 +27,17 @@ extension TuningPreset {
         return (t, Note.cents(frequency, from: t.frequency(reference: reference)))
     }
 }
+
+extension TuningSystem {
+    /// The sounding target of `frequency` (Hz) and the cents from its tempered pitch: the
+    /// nearest tempered note for the chromatic preset, else the preset note nearest in
+    /// pitch. The one target function shared by `tune`, the tuner views and `tone`.
+    public func target(for frequency: Double, preset: TuningPreset, reference: Double = 440) -> (target: Note, cents: Double) {
+        if preset.notes.isEmpty {
+            let n = nearest(to: frequency, reference: reference)
+            return (n.note, n.cents)
+        }
+        let t = preset.target(for: frequency, reference: reference)
+        return (t, Note.cents(frequency, from: self.frequency(of: t, reference: reference)))
+    }
+}

@@ -44,4 +44,42 @@ final class TuneCLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("no pitch detected"), r.stdout)
     }
+
+    /// Issue 19 end to end: `tone` plays a written note of a B♭ instrument in Werckmeister III
+    /// on C, and `tune` with the same options reads that written note at 0 ¢.
+    func testToneAndTuneAgreeOnTransposedTemperedNote() throws {
+        let dir = CLI.tempDir()
+        let opts = ["--transpose", "Bb", "--temperament", "werckmeister3"]
+        let t = try CLI.run(["tone", "F#4", "--duration", "1", "-o", dir + "/e.wav", "-q"] + opts)
+        XCTAssertEqual(t.status, 0, t.stderr)
+        let r = try CLI.run(["tune", dir + "/e.wav", "--json"] + opts)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(obj["temperament"] as? String, "werckmeister3")
+        XCTAssertEqual(obj["transpose"] as? Int, 2)
+        let notes = try XCTUnwrap(obj["notes"] as? [[String: Any]])
+        XCTAssertEqual(notes.first?["note"] as? String, "F#4")
+        // Written F#4 sounds E4, −9.8 ¢ from equal in Werckmeister III.
+        XCTAssertEqual(try XCTUnwrap(notes.first?["mean_hz"] as? Double), 329.628 * pow(2, -9.775 / 1200), accuracy: 0.1)
+        XCTAssertEqual(try XCTUnwrap(notes.first?["mean_cents"] as? Double), 0, accuracy: 0.5)
+        // Without the options the same file is E4, 9.8 ¢ flat.
+        let plain = try CLI.run(["tune", dir + "/e.wav", "--csv"])
+        XCTAssertTrue(plain.stdout.contains(",E4,-9.7") || plain.stdout.contains(",E4,-9.8"), plain.stdout)
+    }
+
+    func testBadTemperamentOptionsAreOneLineErrors() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.3), to: dir + "/a.wav")
+        try "! bad\nseven notes\n7\n".write(toFile: dir + "/seven.scl", atomically: true, encoding: .utf8)
+        for (args, message) in [(["--temperament", dir + "/seven.scl"], "seven.scl:3: 7 notes per octave"),
+                                (["--temperament", "bogus"], "--temperament 'bogus'"),
+                                (["--transpose", "H"], "--transpose 'H'"),
+                                (["--tonic", "X"], "--tonic 'X'")] {
+            let r = try CLI.run(["tune", dir + "/a.wav"] + args)
+            XCTAssertNotEqual(r.status, 0)
+            XCTAssertEqual(r.stdout, "")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("specviz: error: ") && r.stderr.contains(message), r.stderr)
+        }
+    }
 }

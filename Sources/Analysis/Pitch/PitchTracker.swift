@@ -81,6 +81,12 @@ public final class PitchTracker {
         fixedRing.deallocate(); fixedWindow.deallocate()
     }
 
+    /// Temperament, tonic and transposition of the display.
+    public var system: TuningSystem {
+        get { tuner.system }
+        set { tuner.system = newValue }
+    }
+
     /// Active preset.
     public var preset: TuningPreset {
         get { tuner.preset }

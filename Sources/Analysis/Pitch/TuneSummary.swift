@@ -83,8 +83,12 @@ public struct TuneSummary: Sendable {
     public var shown: [Segment] { segments.filter { $0.end - $0.start >= 0.1 } }
 
     /// The summary text: one line per note held at least 100 ms.
-    public func report(file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool) -> String {
-        var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz\n", file, duration, preset.id, reference)
+    public func report(file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool,
+                       system: TuningSystem = .equal) -> String {
+        var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz", file, duration, preset.id, reference)
+        if system.temperament.id != "equal" { s += ", \(system.temperament.id) on \(Note.sharpNames[system.tonic])" }
+        if system.transpose != 0 { s += String(format: ", written pitch (%+d semitones)", system.transpose) }
+        s += "\n"
         let shown = self.shown
         if shown.isEmpty { return s + "  no pitch detected\n" }
         s += "  start s  note  target   mean Hz   mean cents  held s\n"

@@ -40,6 +40,8 @@ public struct TunerDisplay: Sendable {
     public var preset: TuningPreset
     /// Reference pitch of A4 (Hz).
     public var reference: Double
+    /// Temperament, tonic and transposition (notes in the reading are written pitch).
+    public var system: TuningSystem = .equal
     /// Release time without detections (seconds).
     public var release = 0.200
     /// Current reading, nil for `---`.
@@ -122,8 +124,14 @@ public struct TunerDisplay: Sendable {
     }
 
     private mutating func update(reading f: Double, confidence: Double) {
-        let note = Note(midi: latchedMidi ?? Int(Note.midiValue(frequency: f, reference: reference).rounded()))
-        let (target, cents) = preset.offset(of: f, reference: reference)
+        var note = Note(midi: latchedMidi ?? Int(Note.midiValue(frequency: f, reference: reference).rounded()))
+        var (target, cents) = preset.offset(of: f, reference: reference)
+        if !system.isPlain {
+            (target, cents) = system.target(for: f, preset: preset, reference: reference)
+            if preset.notes.isEmpty { note = target }
+            note = system.written(note)
+            target = system.written(target)
+        }
         reading = TunerReading(frequency: f, note: note, cents: cents, target: target,
                                inTune: abs(cents) <= 5, confidence: confidence)
     }
