@@ -1,18 +1,12 @@
 /// A seeded byte mutator for fuzz loops in the test suite (issue 14): the same seed gives
 /// the same inputs on every run, so a failure is reproducible from its iteration number.
 public struct Mutator {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    /// SplitMix64.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// The next 64 random bits (SplitMix64, the test signals' generator).
+    public mutating func next() -> UInt64 { random.next() }
 
     public mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
 
