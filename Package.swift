@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "Tuning", "MediaIO", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SpecvizTestSupport", "MediaIO"]),
+        .testTarget(name: "SpecvizCoreTests", dependencies: ["SpecvizCore"]),
         .testTarget(name: "TuningTests", dependencies: ["Tuning"]),
         .testTarget(name: "PitchTests", dependencies: ["Analysis", "Tuning", "SpecvizTestSupport"]),
         .testTarget(name: "TempoTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
