@@ -1,15 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// CPU seconds used by the calling thread (`CLOCK_THREAD_CPUTIME_ID`): a frame's cost that
-/// other processes on a busy machine do not inflate (with `--threads 1` the rasteriser runs
-/// on the calling thread).
-public func threadCPUSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
+import SpecvizCore
 
 /// Frame-time statistics of a live run: frames shown and dropped, and histograms of frame
 /// wall-clock and thread-CPU times in 0.1 ms buckets up to 1 s, so percentiles cost no

@@ -39,10 +39,3 @@ extension BenchCommand {
                      frames, wall / Double(frames) * 1000, cpu / Double(frames) * 1000))
     }
 }
-
-/// CPU seconds used by the whole process (every rasteriser thread).
-func processCPUSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}

@@ -1,3 +1,4 @@
+import SpecvizCore
 import Analysis
 import Foundation
 import Specviz
