@@ -47,6 +47,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
     var overwrite = false
 
+    @Flag(help: "Add EBU R128 loudness (momentary, short-term, integrated LUFS; ITU-R BS.1770-4).")
+    var loudness = false
+
     @OptionGroup var analysis: AnalysisOptions
 
     func validate() throws {
@@ -62,10 +65,11 @@ struct AnalyzeCommand: ParsableCommand {
         if let output, !overwrite, AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
         if let output { try AtomicFile.checkWritable(output) }
         let decoder = try AudioDecoder(path: input)
-        let feed = AnalysisFeed(source: decoder, config: config)
+        let tap = loudness ? LoudnessTap(decoder: decoder) : nil
+        let feed = AnalysisFeed(source: tap ?? decoder, config: config)
         let sink = try DataSink(path: output)
         do {
-            try write(feed: feed, state: &state, fps: fps, to: sink)
+            try write(feed: feed, meter: tap?.meter, state: &state, fps: fps, to: sink)
             try sink.finish()
         } catch {
             sink.cancel()
@@ -73,14 +77,14 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
-    private func write(feed: AnalysisFeed, state: inout VisualState, fps: Int, to sink: DataSink) throws {
+    private func write(feed: AnalysisFeed, meter: LoudnessMeter?, state: inout VisualState, fps: Int, to sink: DataSink) throws {
         let centres = feed.analyzer.layout.centers
         var line = ""
         line.reserveCapacity(16 * centres.count + 200)
         if json {
             line = "{\"bands_hz\": [" + centres.map { Self.fixed($0, 2) }.joined(separator: ", ") + "],\n\"frames\": [\n"
         } else {
-            line = "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db\n"
+            line = "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db" + (meter == nil ? "" : ",momentary_lufs,short_term_lufs,integrated_lufs") + "\n"
         }
         try sink.write(line)
         // As `render` counts frames: ⌈fps · duration⌉ when the duration is known.
@@ -102,16 +106,37 @@ struct AnalyzeCommand: ParsableCommand {
                     line += Self.fixed(Double(lo + state.display[i] * span), 2)
                 }
                 line += "], \"peak_hz\": " + Self.fixed(f.peakHz, 2) + ", \"rms_db\": " + Self.fixed(Double(f.rmsDB), 2)
-                    + ", \"peak_db\": " + Self.fixed(Double(f.peakDB), 2) + "}"
+                    + ", \"peak_db\": " + Self.fixed(Double(f.peakDB), 2)
+                if let meter {
+                    line += ", \"momentary_lufs\": " + Self.fixed(meter.momentary(at: t) ?? .nan, 2)
+                        + ", \"short_term_lufs\": " + Self.fixed(meter.shortTerm(at: t) ?? .nan, 2)
+                        + ", \"integrated_lufs\": " + Self.fixed(meter.integrated ?? .nan, 2)
+                }
+                line += "}"
             } else {
                 line += Self.fixed(t, 4)
                 for i in 0..<state.display.count { line += "," + Self.fixed(Double(lo + state.display[i] * span), 2) }
-                line += "," + Self.fixed(f.peakHz, 2) + "," + Self.fixed(Double(f.rmsDB), 2) + "," + Self.fixed(Double(f.peakDB), 2) + "\n"
+                line += "," + Self.fixed(f.peakHz, 2) + "," + Self.fixed(Double(f.rmsDB), 2) + "," + Self.fixed(Double(f.peakDB), 2)
+                if let meter {
+                    for v in [meter.momentary(at: t), meter.shortTerm(at: t), meter.integrated] {
+                        line += "," + (v.map { $0.isFinite ? Self.fixed($0, 2) : "" } ?? "")
+                    }
+                }
+                line += "\n"
             }
             try sink.write(line)
             k += 1
         }
-        if json { try sink.write("\n]}\n") }
+        if json {
+            // The whole file's integrated loudness (blocks after the last frame included).
+            if let meter {
+                var rest = [Float](repeating: 0, count: 4096)
+                while try rest.withUnsafeMutableBufferPointer({ try feed.source.readMono(into: $0) }) > 0 {}
+                try sink.write("\n],\n\"integrated_lufs\": " + Self.fixed(meter.integrated ?? .nan, 2) + "}\n")
+            } else {
+                try sink.write("\n]}\n")
+            }
+        }
     }
 
     /// `v` with `digits` decimals (no exponent, no locale).
