@@ -30,16 +30,7 @@ final class LoudnessTap: AudioSource {
             let n = try decoder.readInterleaved(into: UnsafeMutableBufferPointer(start: src, count: want * channels))
             if n == 0 { break }
             meter.process(src, frames: n)
-            if channels == 1 {
-                for i in 0..<n { buffer[written + i] = src[i] }
-            } else {
-                let scale = 1 / Float(channels)
-                for i in 0..<n {
-                    var acc: Float = 0
-                    for c in 0..<channels { acc += src[i * channels + c] }
-                    buffer[written + i] = acc * scale
-                }
-            }
+            mixToMono(src, channels: channels, frames: n, into: buffer.baseAddress! + written)
             written += n
         }
         return written
