@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// Halves the sample rate of the oversampled voice mix: a 95-tap linear-phase low-pass
 /// (windowed sinc, Kaiser β = 8 for ≈ −80 dB stop band) with its −6 dB point at 0.44 × the
@@ -24,9 +25,9 @@ public final class Decimator {
     public let maxInput: Int
 
     /// Taps [0, h[0], h[1], …, h[94]].
-    private let taps: UnsafeMutablePointer<Float>
+    private let taps: OwnedBuffer<Float>
     private static let paddedCount = 96
-    private let buffer: UnsafeMutablePointer<Float>
+    private let buffer: OwnedBuffer<Float>
     private let history = Decimator.taps - 1
 
     public init(maxInput: Int) {
@@ -49,28 +50,22 @@ public final class Decimator {
         let sum = h.reduce(0, +)
         h = h.map { $0 / sum } // unity gain at DC
         let padded = [0] + h.map(Float.init)
-        taps = .allocate(capacity: Decimator.paddedCount)
-        taps.initialize(from: padded, count: Decimator.paddedCount)
-        buffer = .allocate(capacity: history + maxInput)
-        buffer.initialize(repeating: 0, count: history + maxInput)
-    }
-
-    deinit {
-        taps.deallocate()
-        buffer.deallocate()
+        taps = OwnedBuffer(zeroed: Decimator.paddedCount)
+        taps.base.update(from: padded, count: Decimator.paddedCount)
+        buffer = OwnedBuffer(zeroed: history + maxInput)
     }
 
     /// Clears the filter history.
-    public func reset() { buffer.update(repeating: 0, count: history + maxInput) }
+    public func reset() { buffer.base.update(repeating: 0, count: history + maxInput) }
 
     /// Filters `count` (even, ≤ `maxInput`) high-rate samples from `input` and writes
     /// `count / 2` output samples to `output`. Does not allocate.
     public func process(_ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
         precondition(count <= maxInput && count % 2 == 0)
-        (buffer + history).update(from: input, count: count)
+        (buffer.base + history).update(from: input, count: count)
         for i in 0..<(count / 2) {
             // Window of 96 samples; the newest (input index 2i+1) is last, matching h[94].
-            let w = buffer + 2 * i
+            let w = buffer.base + 2 * i
             var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
             var j = 0
             while j < Decimator.paddedCount {
@@ -80,6 +75,6 @@ public final class Decimator {
             }
             output[i] = (a0 + a1) + (a2 + a3)
         }
-        buffer.update(from: buffer + count, count: history)
+        buffer.base.update(from: buffer.base + count, count: history)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// The output safety net of seed 004 §8: a brick-wall limiter with a 64-sample look-ahead
 /// (~1.33 ms at 48 kHz), ceiling 0.95, ~0.1 ms attack and ~80 ms release.
@@ -20,9 +21,9 @@ public final class LookAheadLimiter {
 
     private let attackCoefficient: Float
     private let releaseCoefficient: Float
-    private let delay: UnsafeMutablePointer<Float>
-    private let dequeIndex: UnsafeMutablePointer<Int>
-    private let dequeValue: UnsafeMutablePointer<Float>
+    private let delay: OwnedBuffer<Float>
+    private let dequeIndex: OwnedBuffer<Int>
+    private let dequeValue: OwnedBuffer<Float>
     private static let ring = 128 // power of two > lookAhead + 1
     private var head = 0, tail = 0 // deque occupies [head, tail) modulo ring
     private var position = 0
@@ -37,23 +38,14 @@ public final class LookAheadLimiter {
         self.ceiling = ceiling
         attackCoefficient = Float(1 - exp(-1 / (attack * sampleRate)))
         releaseCoefficient = Float(1 - exp(-1 / (release * sampleRate)))
-        delay = .allocate(capacity: LookAheadLimiter.lookAhead)
-        delay.initialize(repeating: 0, count: LookAheadLimiter.lookAhead)
-        dequeIndex = .allocate(capacity: LookAheadLimiter.ring)
-        dequeIndex.initialize(repeating: 0, count: LookAheadLimiter.ring)
-        dequeValue = .allocate(capacity: LookAheadLimiter.ring)
-        dequeValue.initialize(repeating: 0, count: LookAheadLimiter.ring)
-    }
-
-    deinit {
-        delay.deallocate()
-        dequeIndex.deallocate()
-        dequeValue.deallocate()
+        delay = OwnedBuffer(zeroed: LookAheadLimiter.lookAhead)
+        dequeIndex = OwnedBuffer(zeroed: LookAheadLimiter.ring)
+        dequeValue = OwnedBuffer(zeroed: LookAheadLimiter.ring)
     }
 
     /// Clears the delay line and the gain.
     public func reset() {
-        delay.update(repeating: 0, count: LookAheadLimiter.lookAhead)
+        delay.base.update(repeating: 0, count: LookAheadLimiter.lookAhead)
         head = 0; tail = 0; position = 0; gain = 1; largestUnclampedRatio = 0
     }
 

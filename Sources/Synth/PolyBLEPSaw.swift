@@ -9,7 +9,7 @@
 /// The phase is kept in `Double` so that the long-run frequency is exact to far better
 /// than 0.01 cent (a `Float` phase accumulator drifts by ~0.03 cent at low notes).
 /// A value type: copying it copies the whole state. Does not allocate.
-public struct PolyBLEPSaw: Sendable {
+public struct PolyBLEPSaw: Sendable, BitwiseCopyable {
     /// Phase in cycles, 0 ..< 1.
     public private(set) var phase: Double = 0
     /// Phase increment per sample: frequency (Hz) / sample rate (Hz). Kept below 0.5.

@@ -9,7 +9,7 @@ import Glibc
 /// Coefficients: g = tan(π·fc/fs), k = 1/Q, a1 = 1/(1 + g(g + k)), a2 = g·a1, a3 = g·a2.
 /// Stable for any cutoff below Nyquist and free of the delay-free-loop error of the
 /// Chamberlin SVF. A value type; does not allocate.
-public struct SVFLowPass: Sendable {
+public struct SVFLowPass: Sendable, BitwiseCopyable {
     /// Butterworth quality factor 1/√2.
     public static let butterworthQ: Double = 0.5.squareRoot()
 

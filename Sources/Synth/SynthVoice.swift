@@ -10,8 +10,8 @@
 /// The envelope is a linear "fade" ramp shaped by smoothstep (3f² − 2f³), so that its
 /// slope is zero at both ends: starts and ends add no step and no kink. A value type;
 /// the engine keeps a fixed array of them. Nothing here allocates.
-public struct SynthVoice: Sendable {
-    public enum Stage: Sendable { case idle, attack, sustain, release }
+public struct SynthVoice: Sendable, BitwiseCopyable {
+    public enum Stage: Sendable, BitwiseCopyable { case idle, attack, sustain, release }
 
     /// Voice amplitude ahead of the saturator (seed 004 §7: "the voice amplitude used (1.4)").
     public static let drive: Float = 1.4

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// The polyphonic reference-tone engine of seed 004 §§7–8 (SPEC §7).
 ///
@@ -37,13 +38,13 @@ public final class ToneEngine {
     /// Notes stolen so far (for tests and diagnostics).
     public private(set) var stealCount = 0
 
-    private let voices: UnsafeMutablePointer<SynthVoice>
+    private let voices: OwnedBuffer<SynthVoice>
     private static let fadeSlots = 2
-    private let fading: UnsafeMutablePointer<SynthVoice>
-    private let mix: UnsafeMutablePointer<Float>
-    private let highRateMix: UnsafeMutablePointer<Float>
+    private let fading: OwnedBuffer<SynthVoice>
+    private let mix: OwnedBuffer<Float>
+    private let highRateMix: OwnedBuffer<Float>
     private let decimator: Decimator
-    private let weights: UnsafeMutablePointer<Float>
+    private let weights: OwnedBuffer<Float>
     private var highPass: SpeakerVoicing
     public let limiter: LookAheadLimiter
     private var agc: Float = 1
@@ -56,32 +57,17 @@ public final class ToneEngine {
     public init(sampleRate: Double, speakerVoicing: Bool = false) {
         self.sampleRate = sampleRate
         self.speakerVoicing = speakerVoicing
-        voices = .allocate(capacity: ToneEngine.slotCount)
-        voices.initialize(repeating: SynthVoice(), count: ToneEngine.slotCount)
-        fading = .allocate(capacity: ToneEngine.fadeSlots)
-        fading.initialize(repeating: SynthVoice(), count: ToneEngine.fadeSlots)
+        voices = OwnedBuffer(count: ToneEngine.slotCount, repeating: SynthVoice())
+        fading = OwnedBuffer(count: ToneEngine.fadeSlots, repeating: SynthVoice())
         let high = ToneEngine.blockSize * SynthVoice.oversampling
-        mix = .allocate(capacity: ToneEngine.blockSize)
-        mix.initialize(repeating: 0, count: ToneEngine.blockSize)
-        highRateMix = .allocate(capacity: high)
-        highRateMix.initialize(repeating: 0, count: high)
-        weights = .allocate(capacity: high)
-        weights.initialize(repeating: 0, count: high)
+        mix = OwnedBuffer(zeroed: ToneEngine.blockSize)
+        highRateMix = OwnedBuffer(zeroed: high)
+        weights = OwnedBuffer(zeroed: high)
         decimator = Decimator(maxInput: high)
         highPass = SpeakerVoicing(sampleRate: sampleRate)
         limiter = LookAheadLimiter(sampleRate: sampleRate)
         agcAttack = Float(1 - exp(-1 / (0.020 * sampleRate)))
         agcRelease = Float(1 - exp(-1 / (0.200 * sampleRate)))
-    }
-
-    deinit {
-        voices.deinitialize(count: ToneEngine.slotCount)
-        voices.deallocate()
-        fading.deinitialize(count: ToneEngine.fadeSlots)
-        fading.deallocate()
-        mix.deallocate()
-        highRateMix.deallocate()
-        weights.deallocate()
     }
 
     /// Voices held now (attack or sustain).
@@ -166,18 +152,18 @@ public final class ToneEngine {
         let n = out.count
         let os = SynthVoice.oversampling
         let high = n * os
-        highRateMix.update(repeating: 0, count: high)
-        weights.update(repeating: 0, count: high)
+        highRateMix.base.update(repeating: 0, count: high)
+        weights.base.update(repeating: 0, count: high)
         var anyBusy = false
         for i in 0..<ToneEngine.slotCount where voices[i].stage != .idle {
-            voices[i].render(adding: highRateMix, weights: weights, count: high)
+            voices[i].render(adding: highRateMix.base, weights: weights.base, count: high)
             anyBusy = true
         }
         for j in 0..<ToneEngine.fadeSlots where fading[j].stage != .idle {
-            fading[j].render(adding: highRateMix, weights: weights, count: high)
+            fading[j].render(adding: highRateMix.base, weights: weights.base, count: high)
             anyBusy = true
         }
-        decimator.process(highRateMix, count: high, into: mix)
+        decimator.process(highRateMix.base, count: high, into: mix.base)
         silentSamples = anyBusy ? 0 : silentSamples + n
         // Polyphony AGC: 1/max(1, envelope-weighted voice count), 20 ms down / 200 ms up.
         var g = agc

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// Fine frequency of the first partial of a latched note, from the phase advance of a
 /// single-frequency DFT probe between consecutive hops (the phase-vocoder instantaneous
@@ -17,7 +18,7 @@ import Glibc
 public final class FirstPartialTracker {
     public let size: Int
     public let sampleRate: Double
-    private let hann: UnsafeMutablePointer<Float>
+    private let hann: OwnedBuffer<Float>
     private var probe = 0.0
     private var lastPhase = 0.0
     private var lastTime = -1
@@ -26,11 +27,9 @@ public final class FirstPartialTracker {
     public init(size: Int, sampleRate: Double) {
         self.size = size
         self.sampleRate = sampleRate
-        hann = .allocate(capacity: size)
+        hann = OwnedBuffer(zeroed: size)
         for i in 0..<size { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))) }
     }
-
-    deinit { hann.deallocate() }
 
     /// Forgets the phase history.
     public func reset() { hasPhase = false }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// The Spectral Harmonic Fingerprint (seed 004 §6): Goertzel probes of harmonics 2…8 of a
 /// candidate f0 on a Hann-windowed copy of the analysis window.
@@ -39,23 +40,19 @@ public final class HarmonicFingerprint {
 
     public let size: Int
     public let sampleRate: Double
-    private let hann: UnsafeMutablePointer<Float>
-    private let buffer: UnsafeMutablePointer<Float>
-    private let history: UnsafeMutablePointer<Int>
+    private let hann: OwnedBuffer<Float>
+    private let buffer: OwnedBuffer<Float>
+    private let history: OwnedBuffer<Int>
     private var historyIndex = 0
 
     public init(size: Int, sampleRate: Double) {
         self.size = size
         self.sampleRate = sampleRate
-        hann = .allocate(capacity: size)
-        buffer = .allocate(capacity: size)
-        history = .allocate(capacity: 8)
-        history.initialize(repeating: -1, count: 8)
+        hann = OwnedBuffer(zeroed: size)
+        buffer = OwnedBuffer(zeroed: size)
+        history = OwnedBuffer(count: 8, repeating: -1)
         for i in 0..<size { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))) }
-        buffer.initialize(repeating: 0, count: size)
     }
-
-    deinit { hann.deallocate(); buffer.deallocate(); history.deallocate() }
 
     /// Loads a window (`size` samples) for the following probes.
     public func load(_ x: UnsafePointer<Float>) {

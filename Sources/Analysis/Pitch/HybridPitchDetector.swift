@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 import Tuning
 
 /// One window's pitch, before latching and smoothing.
@@ -42,7 +43,7 @@ public final class HybridPitchDetector {
     public let minLag: Int, maxLag: Int
     private let raw: LagAnalysis
     private let filtered: LagAnalysis
-    private let filterBuffer: UnsafeMutablePointer<Float>
+    private let filterBuffer: OwnedBuffer<Float>
     private var lowPass = ZeroPhaseLowPass()
     private let fingerprint: HarmonicFingerprint
     /// Ambient level tracker.
@@ -71,11 +72,9 @@ public final class HybridPitchDetector {
         maxLag = min(windowSize - windowSize / 8, Int((Double(sampleRate) / minFrequency).rounded(.up)))
         raw = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
         filtered = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
-        filterBuffer = .allocate(capacity: windowSize)
+        filterBuffer = OwnedBuffer(zeroed: windowSize)
         fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: Double(sampleRate))
     }
-
-    deinit { filterBuffer.deallocate() }
 
     /// Forgets the noise floor and rescue history.
     public func reset() {
@@ -121,11 +120,11 @@ public final class HybridPitchDetector {
                 let src = highPassed ?? window
                 if lp {
                     lowPass.setCutoff(min(12 * f, 4000), sampleRate: sampleRate)
-                    lowPass.apply(src, filterBuffer, count: windowSize)
+                    lowPass.apply(src, filterBuffer.base, count: windowSize)
                 } else {
-                    filterBuffer.update(from: src, count: windowSize)
+                    filterBuffer.base.update(from: src, count: windowSize)
                 }
-                filtered.load(filterBuffer)
+                filtered.load(filterBuffer.base)
                 filtered.computeLags(withPearson: false)   // YIN input only
                 yinInput = filtered
             }
@@ -270,8 +269,8 @@ public final class HybridPitchDetector {
         var lags = (0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &lags) { raw8 in
             let l = raw8.bindMemory(to: Int.self)
-            pickExtrema(raw.cmnd, lowest: true, into: UnsafeMutableBufferPointer(rebasing: l[0..<4]))
-            pickExtrema(raw.pearson, lowest: false, into: UnsafeMutableBufferPointer(rebasing: l[4..<8]))
+            pickExtrema(raw.cmnd.base, lowest: true, into: UnsafeMutableBufferPointer(rebasing: l[0..<4]))
+            pickExtrema(raw.pearson.base, lowest: false, into: UnsafeMutableBufferPointer(rebasing: l[4..<8]))
             for (i, lag) in l.enumerated() where lag > 0 {
                 // A lag that is both a CMND minimum and a Pearson maximum: probed once.
                 if l[0..<i].contains(lag) { continue }

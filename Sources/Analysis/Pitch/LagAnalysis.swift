@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// The lag-domain functions both pitch estimators read, for one analysis window of `size`
 /// samples (seed 004 §6 "time-domain core", seed 000 Part 4):
@@ -22,23 +23,23 @@ public final class LagAnalysis {
     /// Largest lag computed (samples), < N.
     public let maxLag: Int
     private let fft: RealFFT
-    private let padded: UnsafeMutablePointer<Float>
-    private let re: UnsafeMutablePointer<Float>
-    private let im: UnsafeMutablePointer<Float>
+    private let padded: OwnedBuffer<Float>
+    private let re: OwnedBuffer<Float>
+    private let im: OwnedBuffer<Float>
     /// Prefix sums of x²: prefix[i] = Σ_{j<i} x[j]², i = 0…N.
-    public let prefix: UnsafeMutablePointer<Double>
+    public let prefix: OwnedBuffer<Double>
     /// Raw autocorrelation for τ = 0…maxLag.
-    public let acf: UnsafeMutablePointer<Float>
+    public let acf: OwnedBuffer<Float>
     /// Pearson-normalised autocorrelation for τ = 0…maxLag (range −1…1).
-    public let pearson: UnsafeMutablePointer<Float>
+    public let pearson: OwnedBuffer<Float>
     /// YIN CMND for τ = 0…maxLag (cmnd[0] = 1).
-    public let cmnd: UnsafeMutablePointer<Float>
+    public let cmnd: OwnedBuffer<Float>
     /// Overlap-normalised difference d(τ) (mean square), τ = 0…maxLag.
-    public let diff: UnsafeMutablePointer<Float>
+    public let diff: OwnedBuffer<Float>
     /// `diff` before rounding to single precision (the CMND's running sum).
-    private let diffD: UnsafeMutablePointer<Double>
+    private let diffD: OwnedBuffer<Double>
     /// The analysed window (a copy, for exact refinement).
-    public let window: UnsafeMutablePointer<Float>
+    public let window: OwnedBuffer<Float>
 
     /// - Parameters:
     ///   - size: window length N in samples (a power of two).
@@ -48,21 +49,16 @@ public final class LagAnalysis {
         self.size = size
         self.maxLag = maxLag
         fft = RealFFT(size: 2 * size)
-        padded = .allocate(capacity: 2 * size); padded.initialize(repeating: 0, count: 2 * size)
-        re = .allocate(capacity: size + 1)
-        im = .allocate(capacity: size + 1)
-        prefix = .allocate(capacity: size + 1)
-        acf = .allocate(capacity: maxLag + 1)
-        pearson = .allocate(capacity: maxLag + 1)
-        cmnd = .allocate(capacity: maxLag + 1)
-        diff = .allocate(capacity: maxLag + 1)
-        diffD = .allocate(capacity: maxLag + 1)
-        window = .allocate(capacity: size)
-    }
-
-    deinit {
-        padded.deallocate(); re.deallocate(); im.deallocate(); prefix.deallocate()
-        acf.deallocate(); pearson.deallocate(); cmnd.deallocate(); diff.deallocate(); diffD.deallocate(); window.deallocate()
+        padded = OwnedBuffer(zeroed: 2 * size)
+        re = OwnedBuffer(zeroed: size + 1)
+        im = OwnedBuffer(zeroed: size + 1)
+        prefix = OwnedBuffer(zeroed: size + 1)
+        acf = OwnedBuffer(zeroed: maxLag + 1)
+        pearson = OwnedBuffer(zeroed: maxLag + 1)
+        cmnd = OwnedBuffer(zeroed: maxLag + 1)
+        diff = OwnedBuffer(zeroed: maxLag + 1)
+        diffD = OwnedBuffer(zeroed: maxLag + 1)
+        window = OwnedBuffer(zeroed: size)
     }
 
     /// Total energy Σ x² of the window.
@@ -145,10 +141,10 @@ public final class LagAnalysis {
         for i in 0..<n { padded[i] = window[i] }
         for i in n..<(2 * n) { padded[i] = 0 }
         // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
-        fft.forward(padded, re: re, im: im)
+        fft.forward(padded.base, re: re.base, im: im.base)
         for k in 0...n { padded[k] = re[k] * re[k] + im[k] * im[k] }
         for k in 1..<n { padded[2 * n - k] = padded[k] }
-        fft.forward(padded, re: re, im: im)
+        fft.forward(padded.base, re: re.base, im: im.base)
         let scale = 1 / Float(2 * n)
         for t in 0...maxLag { acf[t] = re[t] * scale }
 
@@ -301,7 +297,7 @@ public final class LagAnalysis {
     public func exactDifference(_ lag: Int) -> Double {
         let m = size - lag
         var s = 0.0
-        window.withMemoryRebound(to: Float.self, capacity: size) { w in
+        window.base.withMemoryRebound(to: Float.self, capacity: size) { w in
             var i = 0
             var a0 = 0.0, a1 = 0.0
             while i + 1 < m {

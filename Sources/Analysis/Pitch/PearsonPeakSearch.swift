@@ -17,7 +17,7 @@ public enum PearsonPeakSearch {
     }
 
     public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int) -> Result? {
-        let r = a.pearson
+        let r = a.pearson.base
         let hi = min(maxLag, a.maxLag - 1)
         // Skip the zero-lag lobe: start at the first local minimum of r.
         var start = 1

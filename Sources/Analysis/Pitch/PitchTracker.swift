@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 import Tuning
 
 /// The tuner: a 2048-sample ring buffer analysed every 512 samples by the hybrid detector,
@@ -19,15 +20,15 @@ public final class PitchTracker {
     public let detector: HybridPitchDetector
     private let firstPartial: FirstPartialTracker
     public private(set) var tuner: TunerDisplay
-    private let ring: UnsafeMutablePointer<Float>
-    private let window: UnsafeMutablePointer<Float>
+    private let ring: OwnedBuffer<Float>
+    private let window: OwnedBuffer<Float>
     /// The input through `highPass`, in step with `ring`.
-    private let hpRing: UnsafeMutablePointer<Float>
-    private let hpWindow: UnsafeMutablePointer<Float>
+    private let hpRing: OwnedBuffer<Float>
+    private let hpWindow: OwnedBuffer<Float>
     private var highPass = StreamingHighPass()
     /// The input through a fixed 150 Hz high-pass (the detector's rumble-free retry).
-    private let fixedRing: UnsafeMutablePointer<Float>
-    private let fixedWindow: UnsafeMutablePointer<Float>
+    private let fixedRing: OwnedBuffer<Float>
+    private let fixedWindow: OwnedBuffer<Float>
     private var fixedHighPass = StreamingHighPass()
     /// Cutoff of the fixed high-pass (Hz).
     public static let rumbleCutoff = 150.0
@@ -61,24 +62,13 @@ public final class PitchTracker {
         detector = HybridPitchDetector(sampleRate: sampleRate, windowSize: windowSize)
         firstPartial = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate))
         tuner = TunerDisplay(preset: preset, reference: reference)
-        ring = .allocate(capacity: windowSize)
-        ring.initialize(repeating: 0, count: windowSize)
-        window = .allocate(capacity: windowSize)
-        window.initialize(repeating: 0, count: windowSize)
-        hpRing = .allocate(capacity: windowSize)
-        hpRing.initialize(repeating: 0, count: windowSize)
-        hpWindow = .allocate(capacity: windowSize)
-        hpWindow.initialize(repeating: 0, count: windowSize)
-        fixedRing = .allocate(capacity: windowSize)
-        fixedRing.initialize(repeating: 0, count: windowSize)
-        fixedWindow = .allocate(capacity: windowSize)
-        fixedWindow.initialize(repeating: 0, count: windowSize)
+        ring = OwnedBuffer(zeroed: windowSize)
+        window = OwnedBuffer(zeroed: windowSize)
+        hpRing = OwnedBuffer(zeroed: windowSize)
+        hpWindow = OwnedBuffer(zeroed: windowSize)
+        fixedRing = OwnedBuffer(zeroed: windowSize)
+        fixedWindow = OwnedBuffer(zeroed: windowSize)
         fixedHighPass.setCutoff(PitchTracker.rumbleCutoff, sampleRate: Double(sampleRate))
-    }
-
-    deinit {
-        ring.deallocate(); window.deallocate(); hpRing.deallocate(); hpWindow.deallocate()
-        fixedRing.deallocate(); fixedWindow.deallocate()
     }
 
     /// Temperament, tonic and transposition of the display.
@@ -95,11 +85,11 @@ public final class PitchTracker {
 
     /// Clears the buffer, the latch and the detector's history.
     public func reset() {
-        ring.update(repeating: 0, count: windowSize)
-        hpRing.update(repeating: 0, count: windowSize)
+        ring.base.update(repeating: 0, count: windowSize)
+        hpRing.base.update(repeating: 0, count: windowSize)
         highPass = StreamingHighPass()
         hpAge = 0
-        fixedRing.update(repeating: 0, count: windowSize)
+        fixedRing.base.update(repeating: 0, count: windowSize)
         fixedHighPass.reset()
         writeIndex = 0; filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
         raw = nil
@@ -117,7 +107,7 @@ public final class PitchTracker {
         while i < n {
             let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
             let src = samples.baseAddress! + i
-            (ring + writeIndex).update(from: src, count: take)
+            (ring.base + writeIndex).update(from: src, count: take)
             for k in 0..<take {
                 hpRing[writeIndex + k] = highPass.process(src[k])
                 fixedRing[writeIndex + k] = fixedHighPass.process(src[k])
@@ -138,22 +128,22 @@ public final class PitchTracker {
     private func analyseHop() {
         // Linearise the ring: oldest sample first (zeros before the buffer first fills).
         let head = windowSize - writeIndex
-        window.update(from: ring + writeIndex, count: head)
-        (window + head).update(from: ring, count: writeIndex)
-        hpWindow.update(from: hpRing + writeIndex, count: head)
-        (hpWindow + head).update(from: hpRing, count: writeIndex)
-        fixedWindow.update(from: fixedRing + writeIndex, count: head)
-        (fixedWindow + head).update(from: fixedRing, count: writeIndex)
+        window.base.update(from: ring.base + writeIndex, count: head)
+        (window.base + head).update(from: ring.base, count: writeIndex)
+        hpWindow.base.update(from: hpRing.base + writeIndex, count: head)
+        (hpWindow.base + head).update(from: hpRing.base, count: writeIndex)
+        fixedWindow.base.update(from: fixedRing.base + writeIndex, count: head)
+        (fixedWindow.base + head).update(from: fixedRing.base, count: writeIndex)
         hopCount += 1
         time = Double(samplesSeen) / Double(sampleRate)
         let latched = tuner.latchedFrequency
         // The high-passed window is usable once the filter has run at one cutoff for a window.
         let hpReady = latched != nil && highPass.cutoff > 0 && hpAge * hopSize >= windowSize
-        raw = filled < hopSize ? nil : detector.detect(window, highPassed: hpReady ? UnsafePointer(hpWindow) : nil,
-                                                       rumbleFree: UnsafePointer(fixedWindow), latched: latched)
+        raw = filled < hopSize ? nil : detector.detect(window.base, highPassed: hpReady ? UnsafePointer(hpWindow.base) : nil,
+                                                       rumbleFree: UnsafePointer(fixedWindow.base), latched: latched)
         // Fine frequency from the first partial while latched on the same note (stiff strings).
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
-            if let f = firstPartial.refine(window, endSample: samplesSeen, estimate: e.frequency,
+            if let f = firstPartial.refine(window.base, endSample: samplesSeen, estimate: e.frequency,
                                            energy: detector.windowEnergy),
                abs(1200 * log2(f / e.frequency)) < 20 {
                 e.frequency = f

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// What the stroboscope shows for harmonics 1…4 of the target note: the phase drift
 /// velocity (rad/s, positive when the harmonic is sharp of k·f_target, capped at
@@ -41,8 +42,8 @@ public final class StroboscopeAnalyzer {
     public let hop: Int
     public private(set) var targetFrequency: Double = 0
 
-    private let ring: UnsafeMutablePointer<Float>
-    private let hann: UnsafeMutablePointer<Float>
+    private let ring: OwnedBuffer<Float>
+    private let hann: OwnedBuffer<Float>
     private var writeIndex = 0
     /// Absolute index of the next sample to arrive.
     private var clock: Int64 = 0
@@ -63,9 +64,8 @@ public final class StroboscopeAnalyzer {
         self.sampleRate = sampleRate
         self.window = window
         hop = max(16, Int(sampleRate * 0.005))
-        ring = .allocate(capacity: window)
-        ring.initialize(repeating: 0, count: window)
-        hann = .allocate(capacity: window)
+        ring = OwnedBuffer(zeroed: window)
+        hann = OwnedBuffer(zeroed: window)
         var sum = 0.0
         for i in 0..<window {
             let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(window))
@@ -73,11 +73,6 @@ public final class StroboscopeAnalyzer {
             sum += w
         }
         windowSum = sum
-    }
-
-    deinit {
-        ring.deallocate()
-        hann.deallocate()
     }
 
     /// Sets the target note's frequency (Hz); a change restarts the phase tracking.

@@ -31,7 +31,7 @@ public enum YinSearch {
     /// given, else on `a` itself.
     public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int,
                               octaveCheck: UnsafePointer<Float>? = nil) -> LagEstimate? {
-        let c = a.cmnd
+        let c = a.cmnd.base
         var t = max(minLag, 2)
         let hi = min(maxLag, a.maxLag - 1)
         guard t < hi else { return nil }
@@ -86,7 +86,7 @@ public enum YinSearch {
         let lo = max(minLag, max(2, Int((expectedLag / ratio).rounded(.down))))
         let hi = min(maxLag, min(a.maxLag - 1, Int((expectedLag * ratio).rounded(.up))))
         guard lo < hi else { return nil }
-        let c = a.cmnd
+        let c = a.cmnd.base
         var best = lo
         for t in lo...hi where c[t] < c[best] { best = t }
         guard c[best] < threshold, best > lo, best < hi else { return nil }

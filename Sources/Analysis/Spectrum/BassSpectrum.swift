@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// The bass half of the multi-resolution analysis: the input low-passed and decimated by
 /// 16 (windowed-sinc FIR, Kaiser β = 6, 72 taps, cut-off at the new Nyquist, rate/32:
@@ -21,7 +22,7 @@ final class BassSpectrum {
     /// Power per bin, 0 … size/2, after `analyse`.
     private(set) var power: [Float]
 
-    private let taps: UnsafeMutablePointer<Float>
+    private let taps: OwnedBuffer<Float>
     private let tapCount: Int
     private var pending: [Float]
     private var pendingCount: Int
@@ -48,7 +49,7 @@ final class BassSpectrum {
         let sum = h.reduce(0, +)
         h = h.map { $0 / sum }
         tapCount = length + (4 - length % 4) % 4
-        taps = .allocate(capacity: tapCount)
+        taps = OwnedBuffer(zeroed: tapCount)
         for i in 0..<tapCount { taps[i] = i < length ? Float(h[i]) : 0 }
         pending = [Float](repeating: 0, count: tapCount + maxHop + f)
         pendingCount = tapCount - 1
@@ -63,8 +64,6 @@ final class BassSpectrum {
         im = re
         power = re
     }
-
-    deinit { taps.deallocate() }
 
     /// Feeds samples (any count ≤ maxHop). Does not allocate.
     func push(_ x: UnsafeBufferPointer<Float>) {
@@ -81,7 +80,7 @@ final class BassSpectrum {
                 let n = d.count
                 let keep = max(n - outputs, 0)
                 if keep > 0 && outputs > 0 { for i in 0..<keep { d[i] = d[i + outputs] } }
-                let tp = UnsafeRawPointer(taps)
+                let tp = UnsafeRawPointer(taps.base)
                 let pr = UnsafeRawPointer(p.baseAddress!)
                 var o = 0
                 while start + t <= pendingCount {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// A real-input FFT of a power-of-two size `n`, computed as an `n/2`-point complex
 /// radix-2 FFT of the even/odd-packed input followed by the split step
@@ -16,16 +17,16 @@ public final class RealFFT {
     public let size: Int
     private let half: Int
     private let log2Half: Int
-    private let bitReverse: UnsafeMutablePointer<Int32>
+    private let bitReverse: OwnedBuffer<Int32>
     /// Twiddles e^(−2πik/n) for the split step, k ≤ half.
-    private let splitRe: UnsafeMutablePointer<Float>
-    private let splitIm: UnsafeMutablePointer<Float>
-    private let zr: UnsafeMutablePointer<Float>
-    private let zi: UnsafeMutablePointer<Float>
+    private let splitRe: OwnedBuffer<Float>
+    private let splitIm: OwnedBuffer<Float>
+    private let zr: OwnedBuffer<Float>
+    private let zi: OwnedBuffer<Float>
     /// Per-stage twiddles, contiguous: the stage of half-length h (butterfly span) keeps
     /// e^(−2πik/(2h)), k < h, at offset h − 1 (so the inner loop runs over SIMD4 lanes).
-    private let stageRe: UnsafeMutablePointer<Float>
-    private let stageIm: UnsafeMutablePointer<Float>
+    private let stageRe: OwnedBuffer<Float>
+    private let stageIm: OwnedBuffer<Float>
 
     /// - Parameter size: a power of two ≥ 4.
     public init(size: Int) {
@@ -33,13 +34,13 @@ public final class RealFFT {
         self.size = size
         half = size / 2
         log2Half = half.trailingZeroBitCount
-        bitReverse = .allocate(capacity: half)
-        splitRe = .allocate(capacity: half + 1)
-        splitIm = .allocate(capacity: half + 1)
-        zr = .allocate(capacity: half)
-        zi = .allocate(capacity: half)
-        stageRe = .allocate(capacity: max(half, 1))
-        stageIm = .allocate(capacity: max(half, 1))
+        bitReverse = OwnedBuffer(zeroed: half)
+        splitRe = OwnedBuffer(zeroed: half + 1)
+        splitIm = OwnedBuffer(zeroed: half + 1)
+        zr = OwnedBuffer(zeroed: half)
+        zi = OwnedBuffer(zeroed: half)
+        stageRe = OwnedBuffer(zeroed: max(half, 1))
+        stageIm = OwnedBuffer(zeroed: max(half, 1))
         var h = 1
         while h < half {
             for k in 0..<h {
@@ -57,12 +58,6 @@ public final class RealFFT {
             let a = -2 * Double.pi * Double(k) / Double(size)
             splitRe[k] = Float(cos(a)); splitIm[k] = Float(sin(a))
         }
-    }
-
-    deinit {
-        bitReverse.deallocate()
-        splitRe.deallocate(); splitIm.deallocate(); zr.deallocate(); zi.deallocate()
-        stageRe.deallocate(); stageIm.deallocate()
     }
 
     /// Transforms `input` (`size` real samples) into the one-sided spectrum:
@@ -99,7 +94,7 @@ public final class RealFFT {
         while h < half {
             let len = 2 * h
             if h < 4 {
-                let tr = stageRe + (h - 1), ti = stageIm + (h - 1)
+                let tr = stageRe.base + (h - 1), ti = stageIm.base + (h - 1)
                 var start = 0
                 while start < half {
                     for k in 0..<h {
@@ -114,8 +109,8 @@ public final class RealFFT {
                 }
             } else if h >= 8 {
                 // Eight butterflies at a time (SIMD8: two AVX/SSE registers' worth per load).
-                let tr = UnsafeRawPointer(stageRe + (h - 1)), ti = UnsafeRawPointer(stageIm + (h - 1))
-                let xr = UnsafeMutableRawPointer(zr), xi = UnsafeMutableRawPointer(zi)
+                let tr = UnsafeRawPointer(stageRe.base + (h - 1)), ti = UnsafeRawPointer(stageIm.base + (h - 1))
+                let xr = UnsafeMutableRawPointer(zr.base), xi = UnsafeMutableRawPointer(zi.base)
                 var start = 0
                 while start < half {
                     var k = 0
@@ -138,8 +133,8 @@ public final class RealFFT {
                     start += len
                 }
             } else {
-                let tr = UnsafeRawPointer(stageRe + (h - 1)), ti = UnsafeRawPointer(stageIm + (h - 1))
-                let xr = UnsafeMutableRawPointer(zr), xi = UnsafeMutableRawPointer(zi)
+                let tr = UnsafeRawPointer(stageRe.base + (h - 1)), ti = UnsafeRawPointer(stageIm.base + (h - 1))
+                let xr = UnsafeMutableRawPointer(zr.base), xi = UnsafeMutableRawPointer(zi.base)
                 var start = 0
                 while start < half {
                     var k = 0
@@ -170,8 +165,8 @@ public final class RealFFT {
         if half > 1 {
             // Four bins at a time; Z*[h−k] read backwards and its lanes reversed.
             var k = 1
-            let xr = UnsafeRawPointer(zr), xi = UnsafeRawPointer(zi)
-            let sr = UnsafeRawPointer(splitRe), si = UnsafeRawPointer(splitIm)
+            let xr = UnsafeRawPointer(zr.base), xi = UnsafeRawPointer(zi.base)
+            let sr = UnsafeRawPointer(splitRe.base), si = UnsafeRawPointer(splitIm.base)
             let outR = UnsafeMutableRawPointer(re), outI = UnsafeMutableRawPointer(im)
             // Eight bins at a time first (same operations per bin as the narrower loops).
             while k + 8 <= half {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// One beat: its time and, where the metre is known, its number in the bar (1 = downbeat).
 public struct Beat: Equatable, Sendable {
@@ -83,7 +84,7 @@ public final class BeatAnalyzer {
 
     private let onset: OnsetStrength
     private let size: Int
-    private let window: UnsafeMutablePointer<Float>
+    private let window: OwnedBuffer<Float>
     private var filled = 0
     private var sinceFrame = 0
     private var envelope: [Float] = []
@@ -113,12 +114,9 @@ public final class BeatAnalyzer {
         hop = size / 2
         frameRate = Double(sampleRate) / Double(hop)
         onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true)
-        window = .allocate(capacity: size)
-        window.initialize(repeating: 0, count: size)
+        window = OwnedBuffer(zeroed: size)
         tracker.onUpdate = { [unowned self] in self.updates.append($0) }
     }
-
-    deinit { window.deallocate() }
 
     /// Feeds mono samples (full scale ±1).
     public func process(_ samples: UnsafeBufferPointer<Float>) {
@@ -128,19 +126,19 @@ public final class BeatAnalyzer {
         while i < samples.count {
             // Shift in up to `hop - sinceFrame` samples.
             let n = min(hop - sinceFrame, samples.count - i)
-            window.update(from: window + n, count: size - n)
-            (window + (size - n)).update(from: base + i, count: n)
+            window.base.update(from: window.base + n, count: size - n)
+            (window.base + (size - n)).update(from: base + i, count: n)
             filled = min(size, filled + n)
             sinceFrame += n
             i += n
             if sinceFrame == hop {
                 sinceFrame = 0
                 if filled == size {
-                    envelope.append(onset.push(frame: window))
+                    envelope.append(onset.push(frame: window.base))
                     lowEnvelope.append(onset.lastLowFlux)
                     midEnvelope.append(onset.lastMidFlux)
-                    if let levels = onset.bandLevels {
-                        spectra.append(contentsOf: UnsafeBufferPointer(start: levels, count: OnsetStrength.bandCount))
+                    if onset.bandLevels.count > 0 {
+                        onset.bandLevels.withUnsafeBufferPointer { spectra.append(contentsOf: $0) }
                     }
                 }
             }

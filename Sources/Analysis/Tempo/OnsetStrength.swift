@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// The onset-strength signal of the tempo detector (SPEC §6, seed 000 Part 5
 /// "Onset signal pipeline" steps 1–3; seed 002 step 21).
@@ -20,11 +21,11 @@ final class OnsetStrength {
     /// FFT size and hop (samples).
     let size: Int
     private let fft: RealFFT
-    private let window: UnsafeMutablePointer<Float>
-    private let windowed: UnsafeMutablePointer<Float>
-    private let re: UnsafeMutablePointer<Float>
-    private let im: UnsafeMutablePointer<Float>
-    private let previous: UnsafeMutablePointer<Float>
+    private let window: OwnedBuffer<Float>
+    private let windowed: OwnedBuffer<Float>
+    private let re: OwnedBuffer<Float>
+    private let im: OwnedBuffer<Float>
+    private let previous: OwnedBuffer<Float>
     private let lowBin: Int
     private let highBin: Int
     private let scale: Float
@@ -44,7 +45,8 @@ final class OnsetStrength {
     static let bandCount = 24
     /// With `bands` on: the newest frame's level per band, log(1 + 10·mean magnitude) —
     /// a coarse spectrum whose change from beat to beat marks chord changes (downbeats).
-    private(set) var bandLevels: UnsafeMutablePointer<Float>?
+    /// Empty unless the bands were asked for.
+    let bandLevels: OwnedBuffer<Float>
     private var bandEdges: [Int] = []
 
     /// - Parameters:
@@ -54,12 +56,11 @@ final class OnsetStrength {
     init(sampleRate: Int, size: Int = 1024, bands: Bool = false) {
         self.size = size
         fft = RealFFT(size: size)
-        window = .allocate(capacity: size)
-        windowed = .allocate(capacity: size)
-        re = .allocate(capacity: size / 2 + 1)
-        im = .allocate(capacity: size / 2 + 1)
-        previous = .allocate(capacity: size / 2 + 1)
-        previous.initialize(repeating: 0, count: size / 2 + 1)
+        window = OwnedBuffer(zeroed: size)
+        windowed = OwnedBuffer(zeroed: size)
+        re = OwnedBuffer(zeroed: size / 2 + 1)
+        im = OwnedBuffer(zeroed: size / 2 + 1)
+        previous = OwnedBuffer(zeroed: size / 2 + 1)
         var sum: Float = 0
         for i in 0..<size {
             let w = Float(0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(size))))
@@ -72,20 +73,13 @@ final class OnsetStrength {
         highBin = max(lowBin + 1, min(size / 2, Int(16_000 / binHz)))
         lowTop = max(lowBin, min(highBin, Int(200 / binHz)))
         midTop = max(lowTop, min(highBin, Int(3000 / binHz)))
+        bandLevels = OwnedBuffer(zeroed: bands ? Self.bandCount : 0)
         if bands {
-            bandLevels = .allocate(capacity: Self.bandCount)
-            bandLevels!.initialize(repeating: 0, count: Self.bandCount)
             for b in 0...Self.bandCount {
                 let hz = 100 * pow(50, Double(b) / Double(Self.bandCount))
                 bandEdges.append(max(lowBin, min(highBin, Int((hz / binHz).rounded()))))
             }
         }
-    }
-
-    deinit {
-        window.deallocate(); windowed.deallocate(); re.deallocate(); im.deallocate()
-        previous.deallocate()
-        bandLevels?.deallocate()
     }
 
     /// Forgets the previous spectrum (after a flush or a gap in the input).
@@ -104,7 +98,7 @@ final class OnsetStrength {
             windowed[i] = x * window[i]
         }
         lastPower = power / Float(size)
-        fft.forward(UnsafePointer(windowed), re: re, im: im)
+        fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
         var flux: Float = 0
         for k in lowBin...lowTop {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
@@ -126,7 +120,8 @@ final class OnsetStrength {
             if d > 0 { flux += d }
             previous[k] = m
         }
-        if let levels = bandLevels {
+        if bandLevels.count > 0 {
+            let levels = bandLevels.base
             for b in 0..<Self.bandCount {
                 let lo = bandEdges[b], hi = max(bandEdges[b] + 1, bandEdges[b + 1])
                 var sum: Float = 0

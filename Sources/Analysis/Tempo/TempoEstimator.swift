@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// One raw tempo estimate from the onset history (before display smoothing).
 public struct TempoEstimate: Equatable, Sendable {
@@ -71,14 +72,14 @@ final class TempoEstimator {
     static let priorCentre = 120.0
     static let priorWidth = 1.5
 
-    private let x: UnsafeMutablePointer<Float>
-    private let xs: UnsafeMutablePointer<Float>
-    private let prefix: UnsafeMutablePointer<Double>
-    private let acf: UnsafeMutablePointer<Float>
-    private let smoothed: UnsafeMutablePointer<Float>
-    private let scores: UnsafeMutablePointer<Float>
+    private let x: OwnedBuffer<Float>
+    private let xs: OwnedBuffer<Float>
+    private let prefix: OwnedBuffer<Double>
+    private let acf: OwnedBuffer<Float>
+    private let smoothed: OwnedBuffer<Float>
+    private let scores: OwnedBuffer<Float>
     /// Prior of b/2, b and 2b for each grid tempo b.
-    private let prior: UnsafeMutablePointer<Float>
+    private let prior: OwnedBuffer<Float>
     private let gridCount: Int
     private let maxLag: Int
     private var lags = 0
@@ -89,24 +90,19 @@ final class TempoEstimator {
         self.capacity = capacity
         gridCount = Int(((Self.maxBPM - Self.minBPM) / Self.gridStep).rounded())
         maxLag = max(8, Int(Double(capacity) * Self.lagShare))
-        x = .allocate(capacity: capacity)
-        xs = .allocate(capacity: capacity)
-        prefix = .allocate(capacity: capacity + 1)
-        acf = .allocate(capacity: maxLag + 1)
-        smoothed = .allocate(capacity: maxLag + 1)
-        scores = .allocate(capacity: gridCount)
-        prior = .allocate(capacity: 3 * gridCount)
+        x = OwnedBuffer(zeroed: capacity)
+        xs = OwnedBuffer(zeroed: capacity)
+        prefix = OwnedBuffer(zeroed: capacity + 1)
+        acf = OwnedBuffer(zeroed: maxLag + 1)
+        smoothed = OwnedBuffer(zeroed: maxLag + 1)
+        scores = OwnedBuffer(zeroed: gridCount)
+        prior = OwnedBuffer(zeroed: 3 * gridCount)
         for g in 0..<gridCount {
             let bpm = Self.minBPM + Double(g) * Self.gridStep
             prior[3 * g] = Self.priorWeight(bpm / 2)
             prior[3 * g + 1] = Self.priorWeight(bpm)
             prior[3 * g + 2] = Self.priorWeight(bpm * 2)
         }
-    }
-
-    deinit {
-        x.deallocate(); xs.deallocate(); prefix.deallocate(); acf.deallocate()
-        smoothed.deallocate(); scores.deallocate(); prior.deallocate()
     }
 
     /// Estimates the tempo of `onset[0..<count]` (oldest first). Returns nil when the

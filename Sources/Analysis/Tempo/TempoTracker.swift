@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SpecvizCore
 
 /// Real-time tempo detector: audio in, a stable BPM display and onset ticks out
 /// (SPEC §6; seed 000 Part 5; seed 002 steps 20–21).
@@ -46,14 +47,14 @@ public final class TempoTracker {
     private let onset: OnsetStrength
     private let estimator: TempoEstimator
     private var filter = TempoDisplayFilter()
-    private let pending: UnsafeMutablePointer<Float>
+    private let pending: OwnedBuffer<Float>
     private var pendingCount = 0
     private var samplesIn = 0
     // Onset history: a ring of `capacity` frames, linearised into `linear` for estimates.
     private let capacity: Int
-    private let ring: UnsafeMutablePointer<Float>
-    private let linear: UnsafeMutablePointer<Float>
-    private let powerRing: UnsafeMutablePointer<Float>
+    private let ring: OwnedBuffer<Float>
+    private let linear: OwnedBuffer<Float>
+    private let powerRing: OwnedBuffer<Float>
     private var head = 0
     private var count = 0
     private var framesSinceUpdate = 0
@@ -67,16 +68,16 @@ public final class TempoTracker {
     private var onsetSumSquares: Float = 0
     private let minOnsetGap: Int
     // Beat prediction: low+mid-band onsets (kicks, snares; not hi-hats) and the next beat.
-    private let beatRing: UnsafeMutablePointer<Float>
+    private let beatRing: OwnedBuffer<Float>
     private var framesIn = 0
     private var nextBeatFrame: Double?
     private var phaseMisses = 0
-    private let scoreRing: UnsafeMutablePointer<Float>
-    private let logTable: UnsafeMutablePointer<Float>   // log(d), d < capacity
+    private let scoreRing: OwnedBuffer<Float>
+    private let logTable: OwnedBuffer<Float>   // log(d), d < capacity
     // Causal metrical level: band rings (by absolute frame) and the level with hysteresis.
-    private let broadRing: UnsafeMutablePointer<Float>
-    private let lowRing: UnsafeMutablePointer<Float>
-    private let midRing: UnsafeMutablePointer<Float>
+    private let broadRing: OwnedBuffer<Float>
+    private let lowRing: OwnedBuffer<Float>
+    private let midRing: OwnedBuffer<Float>
     private var levelVotes: [Double] = []
     /// The tapped level ÷ the displayed (80–160 BPM) tempo: ½, 1 or 2 (issue 18). The
     /// predicted beats follow it; `display` stays folded.
@@ -108,31 +109,19 @@ public final class TempoTracker {
         minOnsetGap = max(1, Int((0.1 * frameRate).rounded(.up)))
         onset = OnsetStrength(sampleRate: sampleRate, size: size)
         estimator = TempoEstimator(frameRate: frameRate, capacity: capacity)
-        pending = .allocate(capacity: size)
-        ring = .allocate(capacity: capacity)
-        ring.initialize(repeating: 0, count: capacity)
-        linear = .allocate(capacity: capacity)
-        powerRing = .allocate(capacity: capacity)
-        powerRing.initialize(repeating: 0, count: capacity)
-        beatRing = .allocate(capacity: capacity)
-        beatRing.initialize(repeating: 0, count: capacity)
-        scoreRing = .allocate(capacity: capacity)
-        scoreRing.initialize(repeating: 0, count: capacity)
-        logTable = .allocate(capacity: capacity)
-        broadRing = .allocate(capacity: capacity)
-        broadRing.initialize(repeating: 0, count: capacity)
-        lowRing = .allocate(capacity: capacity)
-        lowRing.initialize(repeating: 0, count: capacity)
-        midRing = .allocate(capacity: capacity)
-        midRing.initialize(repeating: 0, count: capacity)
+        pending = OwnedBuffer(zeroed: size)
+        ring = OwnedBuffer(zeroed: capacity)
+        linear = OwnedBuffer(zeroed: capacity)
+        powerRing = OwnedBuffer(zeroed: capacity)
+        beatRing = OwnedBuffer(zeroed: capacity)
+        scoreRing = OwnedBuffer(zeroed: capacity)
+        logTable = OwnedBuffer(zeroed: capacity)
+        broadRing = OwnedBuffer(zeroed: capacity)
+        lowRing = OwnedBuffer(zeroed: capacity)
+        midRing = OwnedBuffer(zeroed: capacity)
         levelVotes.reserveCapacity(4)
         for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
-    }
-
-    deinit {
-        pending.deallocate(); ring.deallocate(); linear.deallocate(); powerRing.deallocate(); beatRing.deallocate(); scoreRing.deallocate(); logTable.deallocate()
-        broadRing.deallocate(); lowRing.deallocate(); midRing.deallocate()
     }
 
     /// Feeds mono samples (any count; full scale ±1).
@@ -141,7 +130,7 @@ public final class TempoTracker {
         var i = 0
         while i < samples.count {
             let n = min(hop - pendingCount, samples.count - i)
-            (pending + pendingCount).update(from: base + i, count: n)
+            (pending.base + pendingCount).update(from: base + i, count: n)
             pendingCount += n
             samplesIn += n
             i += n
@@ -166,7 +155,7 @@ public final class TempoTracker {
     }
 
     private func analyseFrame() {
-        let value = onset.push(frame: pending)
+        let value = onset.push(frame: pending.base)
         if count == capacity {   // the oldest frame leaves the history
             let old = ring[head]
             onsetSum -= old; onsetSumSquares -= old * old
@@ -361,7 +350,7 @@ public final class TempoTracker {
         }
         // The rules read the folded grid; at another level the grid is not comparable.
         guard level == 1 else { return }
-        guard let b = gridFeatures(broadRing), let low = gridFeaturesAndGroups(lowRing), let m = gridFeatures(midRing) else { return }
+        guard let b = gridFeatures(broadRing.base), let low = gridFeaturesAndGroups(lowRing.base), let m = gridFeatures(midRing.base) else { return }
         var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
         // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
         // beat is not half as fast.
@@ -408,8 +397,8 @@ public final class TempoTracker {
     private func corroborates(_ whole: TempoEstimate) -> Bool {
         let half = count / 2
         guard half >= minFrames else { return false }
-        guard let a = estimator.estimate(linear, count: half),
-              let b = estimator.estimate(linear + (count - half), count: half) else { return false }
+        guard let a = estimator.estimate(linear.base, count: half),
+              let b = estimator.estimate(linear.base + (count - half), count: half) else { return false }
         return abs(a.bpm - b.bpm) <= 3 && abs(b.bpm - whole.bpm) <= 3
     }
 
@@ -418,11 +407,11 @@ public final class TempoTracker {
         if count >= minFrames && !isSilent(frames: silenceFrames) {
             let start = (head - count + capacity) % capacity
             for k in 0..<count { linear[k] = ring[(start + k) % capacity] }
-            estimate = estimator.estimate(linear, count: count)
+            estimate = estimator.estimate(linear.base, count: count)
             // When the beat started (or changed) within the history, the newest
             // seconds alone show it much more clearly than the diluted whole.
             if count >= recentFrames + minFrames / 2,
-               let recent = estimator.estimate(linear + (count - recentFrames), count: recentFrames),
+               let recent = estimator.estimate(linear.base + (count - recentFrames), count: recentFrames),
                recent.confidence >= TempoTracker.recentConfidence,
                recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin {
                 estimate = recent
