@@ -1,9 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import Analysis
+import SpecvizCore
 
 /// Speed of the tempo tracker for `specviz bench`.
-public enum TempoBenchmark {
+enum TempoBenchmark {
     /// Runs `TempoTracker` over `seconds` (default 60) of a synthetic 44.1 kHz drum pattern (kick, snare-like
     /// noise and off-beat hats at 123 BPM, plus a quiet chord) fed in 4096-sample chunks,
     /// the way a file or a live callback would. Median of 5 runs after a warm-up, in thread
@@ -20,14 +20,14 @@ public enum TempoBenchmark {
         signal.withUnsafeBufferPointer { all in
             for run in 0..<6 {
                 let tracker = TempoTracker(sampleRate: sampleRate)
-                let start = threadCPU()
+                let start = threadCPUSeconds()
                 var i = 0
                 while i < all.count {
                     let n = min(4096, all.count - i)
                     tracker.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
                     i += n
                 }
-                let elapsed = threadCPU() - start
+                let elapsed = threadCPUSeconds() - start
                 hops = all.count / tracker.hop
                 if run > 0 { runs.append(elapsed) }   // run 0 warms caches up
             }
@@ -48,7 +48,7 @@ public enum TempoBenchmark {
         signal.withUnsafeBufferPointer { all in
             for run in 0..<4 {
                 let analyzer = BeatAnalyzer(sampleRate: sampleRate)
-                let start = threadCPU()
+                let start = threadCPUSeconds()
                 var i = 0
                 while i < all.count {
                     let n = min(4096, all.count - i)
@@ -56,7 +56,7 @@ public enum TempoBenchmark {
                     i += n
                 }
                 _ = analyzer.finish()
-                if run > 0 { runs.append(threadCPU() - start) }
+                if run > 0 { runs.append(threadCPUSeconds() - start) }
             }
         }
         runs.sort()
@@ -87,10 +87,4 @@ public enum TempoBenchmark {
         return out
     }
 
-    /// CPU time of the calling thread (s): robust on a shared machine.
-    private static func threadCPU() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
 }

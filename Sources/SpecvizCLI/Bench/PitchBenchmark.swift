@@ -1,10 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import Analysis
+import SpecvizCore
 import Tuning
 
 /// Detector cost measurement for `specviz bench`.
-public enum PitchBenchmark {
+enum PitchBenchmark {
     /// Mean thread-CPU microseconds per 512-sample hop of the full tuner (ring buffer,
     /// hybrid detector, latch), at 48 kHz, over a 4 s program that exercises every path:
     /// a steady harmonic note (latched, low-pass filtered YIN), a low bass note (both
@@ -20,9 +20,9 @@ public enum PitchBenchmark {
             tracker.process(UnsafeBufferPointer(rebasing: buf[0..<sr]))   // warm-up
             for _ in 0..<3 {
                 tracker.reset()
-                let t0 = now()
+                let t0 = threadCPUSeconds()
                 tracker.process(buf)
-                let dt = now() - t0
+                let dt = threadCPUSeconds() - t0
                 best = min(best, dt / Double(max(tracker.hopCount, 1)))
             }
         }
@@ -58,9 +58,4 @@ public enum PitchBenchmark {
         return out
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
 }

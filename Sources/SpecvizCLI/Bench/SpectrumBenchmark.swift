@@ -1,10 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import Analysis
+import SpecvizCore
 
 /// Speed of the spectrum analysis per hop (thread CPU time, so other work on a shared
 /// machine does not count), for `specviz bench`.
-public enum SpectrumBenchmark {
+enum SpectrumBenchmark {
     /// Microseconds of thread CPU per hop of `config` at 44.1 kHz on white noise, and
     /// the real-time factor (audio seconds per CPU second).
     public static func run(_ config: AnalysisConfig, seconds: Double = 30) -> (microsecondsPerHop: Double, realTime: Double) {
@@ -17,17 +17,12 @@ public enum SpectrumBenchmark {
         }
         let hops = max(8, Int(seconds * 44100) / analyzer.hopSize)
         hop.withUnsafeBufferPointer { buf in for _ in 0..<4 { analyzer.process(buf, into: &frame) } }
-        let t0 = cpu()
+        let t0 = threadCPUSeconds()
         hop.withUnsafeBufferPointer { buf in for _ in 0..<hops { analyzer.process(buf, into: &frame) } }
-        let per = (cpu() - t0) / Double(hops)
+        let per = (threadCPUSeconds() - t0) / Double(hops)
         return (per * 1e6, Double(analyzer.hopSize) / 44100 / per)
     }
 
-    private static func cpu() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
 
     /// The lines `specviz bench` prints: the seed's analysis, the command line's default,
     /// and the largest FFT.
@@ -42,9 +37,9 @@ public enum SpectrumBenchmark {
         let fft = RealFFT(size: 2048)
         let x = [Float](repeating: 0.25, count: 2048)
         var re = [Float](repeating: 0, count: 1025), im = re
-        let t0 = cpu()
+        let t0 = threadCPUSeconds()
         for _ in 0..<20000 { fft.forward(x, re: &re, im: &im) }
-        let fftLine = "spectrum: real FFT 2048 alone          \(format((cpu() - t0) / 20000 * 1e6)) µs CPU"
+        let fftLine = "spectrum: real FFT 2048 alone          \(format((threadCPUSeconds() - t0) / 20000 * 1e6)) µs CPU"
         return [fftLine] + cases.map { name, c in
             let r = run(c)
             let pad = String(repeating: " ", count: max(0, 30 - name.count))

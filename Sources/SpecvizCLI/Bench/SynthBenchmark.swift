@@ -1,9 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import Synth
+import SpecvizCore
 
 /// Speed of the synthesiser for `specviz bench`.
-public enum SynthBenchmark {
+enum SynthBenchmark {
     /// Microseconds to render one 512-sample block at 48 kHz with 3 held voices (E2, A2, D3)
     /// through the full output chain (AGC, speaker voicing on, limiter). Median of 9 runs of
     /// 200 blocks each, after a warm-up. Timed with the calling thread's CPU clock
@@ -16,18 +16,13 @@ public enum SynthBenchmark {
         block.withUnsafeMutableBufferPointer { buf in
             for _ in 0..<50 { engine.render(into: buf) }
             for _ in 0..<9 {
-                let start = now()
+                let start = threadCPUSeconds()
                 for _ in 0..<200 { engine.render(into: buf) }
-                runs.append((now() - start) / 200 * 1e6)
+                runs.append((threadCPUSeconds() - start) / 200 * 1e6)
             }
         }
         runs.sort()
         return runs[runs.count / 2]
     }
 
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
 }
