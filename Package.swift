@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["SpecvizCore", "CRasterKernels"]),
         .target(name: "ShadersCPU", dependencies: ["SpecvizCore", "Raster"], path: "Shaders-CPU"),
         .target(name: "Geometry", dependencies: ["SpecvizCore", "Analysis", "Tuning"]),
-        .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU", "Synth"]),
+        .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU"]),
 
         // MARK: I/O: the only module that touches C libraries.
         .target(name: "MediaIO", dependencies: ["SpecvizCore", "CFFmpeg", "CPNG", "CALSA", "CFreeType"]),

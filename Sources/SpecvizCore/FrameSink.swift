@@ -7,11 +7,3 @@ public protocol FrameSink: AnyObject {
     func cancel()
 }
 
-/// Discards frames (benchmarks).
-public final class NullFrameSink: FrameSink {
-    public private(set) var frames = 0
-    public init() {}
-    public func write(_ frame: PixelBuffer, index: Int) throws { frames += 1 }
-    public func finish() throws {}
-    public func cancel() {}
-}

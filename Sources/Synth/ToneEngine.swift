@@ -133,11 +133,6 @@ public final class ToneEngine {
         }
     }
 
-    /// Releases every held note.
-    public func releaseAll() {
-        for i in 0..<ToneEngine.slotCount { voices[i].release() }
-    }
-
     /// Renders mono samples into `output` (any length). Does not allocate.
     public func render(into output: UnsafeMutableBufferPointer<Float>) {
         var done = 0

@@ -67,49 +67,4 @@ final class TunerViewGoldenTests: XCTestCase {
         XCTAssertGreaterThan(redOnSide(sharp, left: false), 4 * max(1, redOnSide(sharp, left: true)))
         XCTAssertGreaterThan(redOnSide(flat, left: true), 4 * max(1, redOnSide(flat, left: false)))
     }
-
-    /// Build + rasterise time per 1920x1080 frame for each meter (SPECVIZ_TUNER_TIMING=1;
-    /// meaningful in release builds). Two rasteriser threads, glyphs cached after frame 1.
-    func testFrameTime() throws {
-        guard ProcessInfo.processInfo.environment["SPECVIZ_TUNER_TIMING"] == "1" else { return }
-        let font = try FreeTypeFont()
-        let rasterizer = Rasterizer(threads: 2)
-        let layout = Layout(width: 1920, height: 1080)
-        var scene = Scene(width: 1920, height: 1080)
-        var picture = PixelBuffer(width: 1920, height: 1080)
-        var state = VisualState()
-        state.tunerView = TunerViewState(target: Note(midi: 45), cents: 12)
-        for meter in TunerMeter.allCases {
-            let mode = TunerViewMode(meter: meter)
-            var best = Double.infinity, total = 0.0, building = 0.0
-            let frames = 30
-            for i in 0..<(frames + 3) {
-                let t0 = Date()
-                scene.reset(width: 1920, height: 1080)
-                mode.build(state, layout: layout, into: &scene)
-                if i >= 3 { building += Date().timeIntervalSince(t0) }
-                try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: font)
-                let dt = Date().timeIntervalSince(t0)
-                if i >= 3 { best = min(best, dt); total += dt }
-            }
-            print("tuner \(meter.rawValue) 1920x1080: mean \(total / Double(frames) * 1000) ms, best \(best * 1000) ms (building \(building / Double(frames) * 1000) ms), "
-                  + "\(scene.vertices2D.count) vertices")
-        }
-    }
-
-    func testPreviewFrames() throws {
-        let env = ProcessInfo.processInfo.environment
-        guard let dir = env["SPECVIZ_TUNER_PREVIEW"] else { return }
-        let only = env["SPECVIZ_TUNER_PREVIEW_ONLY"] ?? ""
-        for meter in TunerMeter.allCases {
-            for (name, cents) in TunerViewTests_states() {
-                for (orientation, w, h) in [("landscape", 1920, 1080), ("portrait", 1080, 1920)] {
-                    let file = "\(meter.rawValue)-\(name)-\(orientation)"
-                    guard only.isEmpty || file.contains(only) else { continue }
-                    let p = try render(meter: meter, cents: cents, width: w, height: h)
-                    try PNGFile.write(p, to: "\(dir)/\(file).png")
-                }
-            }
-        }
-    }
 }

@@ -68,11 +68,6 @@ public final class LagAnalysis {
     /// Energy without the window's mean: Σ (x − mean)².
     public var acEnergy: Double { max(0, energy - sum * sum / Double(size)) }
 
-    /// Energy of the leading segment x[0..<N−τ].
-    @inline(__always) public func leadingEnergy(_ lag: Int) -> Double { prefix[size - lag] }
-    /// Energy of the trailing segment x[τ..<N].
-    @inline(__always) public func trailingEnergy(_ lag: Int) -> Double { prefix[size] - prefix[lag] }
-
     /// Whether `acf`, `pearson`, `cmnd` and `diff` belong to the loaded window.
     public private(set) var lagsReady = false
 
