@@ -10,8 +10,8 @@ import XCTest
 /// Golden frames of the tuner view: every meter pair at in tune, 12¢ sharp and 30¢ flat,
 /// landscape and portrait, plus the `---` state, from synthetic states. Compared with a
 /// per-channel tolerance of 6 and at most 0.5 % differing pixels (glyph edges and glow
-/// gradients may move by a level between machines). Set SPECVIZ_TUNER_PREVIEW=DIR to also
-/// write full-HD frames there for looking at.
+/// gradients may move by a level between machines). To look at a meter full-size, render
+/// it: `specviz render FILE --mode tuner --meter arc --at T -o tuner.png`.
 final class TunerViewGoldenTests: XCTestCase {
     static let states: [(String, Double)] = [("intune", 0), ("sharp12", 12), ("flat30", -30)]
     static let sizes: [(String, Int, Int)] = [("landscape", 240, 135), ("portrait", 135, 240)]
