@@ -37,18 +37,18 @@ public enum AtomicFile {
             let code = errno
             if code == EEXIST {
                 discard(temp)
-                throw MediaError("'\(path)' exists (it appeared while writing; use -y to overwrite)")
+                throw MediaError("'\(path)' exists (it appeared while writing; use -y to overwrite)", path: path)
             }
             // A filesystem without hard links: fall back to a checked rename.
             if exists(path) {
                 discard(temp)
-                throw MediaError("'\(path)' exists (use -y to overwrite)")
+                throw MediaError("'\(path)' exists (use -y to overwrite)", path: path)
             }
         }
         if rename(temp, path) != 0 {
             let why = String(cString: strerror(errno))
             discard(temp)
-            throw MediaError("cannot write '\(path)': \(why)")
+            throw MediaError("cannot write '\(path)': \(why)", path: path)
         }
         TemporaryFiles.remove(temp)
     }
@@ -60,7 +60,7 @@ public enum AtomicFile {
         guard lstat(path, &st) == 0 else { return }
         let kind = st.st_mode & S_IFMT
         if kind == S_IFREG || kind == S_IFLNK { return }
-        throw MediaError("cannot write '\(path)': it exists and is not a regular file")
+        throw MediaError("cannot write '\(path)': it exists and is not a regular file", path: path)
     }
 
     /// Writes `bytes` to a temporary file beside `path` (checking every write, so a full
@@ -68,7 +68,7 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool = true) throws {
         let temp = temporaryPath(for: path)
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw MediaError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw MediaError("cannot write '\(path)': \(String(cString: strerror(errno)))", path: path) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in
             var done = 0
@@ -85,7 +85,7 @@ public enum AtomicFile {
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             discard(temp)
-            throw MediaError("cannot write '\(path)': \(String(cString: strerror(failure)))")
+            throw MediaError("cannot write '\(path)': \(String(cString: strerror(failure)))", path: path)
         }
         try commit(temp, to: path, overwrite: overwrite)
     }
@@ -105,7 +105,7 @@ public enum AtomicFile {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         if access(dir, W_OK) != 0 {
-            throw MediaError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw MediaError("cannot write '\(path)': \(String(cString: strerror(errno)))", path: path)
         }
     }
 }

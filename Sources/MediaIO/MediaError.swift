@@ -1,10 +1,26 @@
 import CFFmpeg
 import SpecvizCore
 
-/// An I/O failure, with the file and the C function that failed.
+/// An I/O failure: the one line the user reads, and as fields (as swift-nio's `IOError`
+/// keeps them) the C function that failed, its return code and the file or device, so
+/// callers and tests can act on them without parsing the text.
 public struct MediaError: UserFacingError, Equatable {
+    /// The whole message (`specviz: error: <message>`).
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The libav/ALSA/libc function that failed, when one did (e.g. `avcodec_open2`).
+    public var function: String?
+    /// That function's return code: a negative AVERROR for libav, −errno for ALSA.
+    public var code: Int32?
+    /// The file or ALSA device the operation was on.
+    public var path: String?
+
+    public init(_ message: String, function: String? = nil, code: Int32? = nil, path: String? = nil) {
+        self.message = message
+        self.function = function
+        self.code = code
+        self.path = path
+    }
+
     public var description: String { message }
 
     /// The text libav gives for an error code.
@@ -15,11 +31,12 @@ public struct MediaError: UserFacingError, Equatable {
     }
 }
 
-/// Turns a libav return code into a typed error naming the function and the subject.
+/// Turns a libav return code into a typed error naming the function and the subject
+/// (`path`: the file it was on, when there is one).
 @discardableResult
-func avCheck(_ code: Int32, _ function: String, _ subject: String) throws -> Int32 {
+func avCheck(_ code: Int32, _ function: String, _ subject: String, path: String? = nil) throws -> Int32 {
     if code < 0 {
-        throw MediaError("\(subject): \(function) failed: \(MediaError.avText(code))")
+        throw MediaError("\(subject): \(function) failed: \(MediaError.avText(code))", function: function, code: code, path: path)
     }
     return code
 }

@@ -33,7 +33,7 @@ public final class ALSACapture: AudioSource {
     /// - Parameter latency: requested buffer length (s).
     public init(device: String = "default", sampleRate: Int = 48000, channels: Int = 1, latency: Double = 0.05) throws {
         guard sampleRate >= 8000 && sampleRate <= 192_000, (1...8).contains(channels) else {
-            throw MediaError("ALSA device '\(device)': cannot capture \(channels) channels at \(sampleRate) Hz")
+            throw MediaError("ALSA device '\(device)': cannot capture \(channels) channels at \(sampleRate) Hz", path: device)
         }
         self.device = device
         self.sampleRate = sampleRate
@@ -45,7 +45,7 @@ public final class ALSACapture: AudioSource {
         let st = snd_pcm_start(handle)
         if st < 0 && st != -EBADFD {
             close()
-            throw MediaError("ALSA device '\(device)': snd_pcm_start failed: \(ALSAPCM.text(st))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_start failed: \(ALSAPCM.text(st))", function: "snd_pcm_start", code: Int32(st), path: device)
         }
     }
 
@@ -55,7 +55,7 @@ public final class ALSACapture: AudioSource {
     /// without blocking. Returns the number of samples written (0 when nothing is ready).
     /// Recovers from overruns. Does not allocate.
     public func readAvailableMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        guard let handle = pcm else { throw MediaError("ALSA device '\(device)': read after close") }
+        guard let handle = pcm else { throw MediaError("ALSA device '\(device)': read after close", path: device) }
         let channels = channelCount
         var written = 0
         while written < buffer.count {
@@ -82,11 +82,11 @@ public final class ALSACapture: AudioSource {
             if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
                 if code == -EPIPE { overruns += 1 }
                 let rr = snd_pcm_recover(handle, code, 1)
-                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))") }
+                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))", function: "snd_pcm_recover", code: Int32(rr), path: device) }
                 _ = snd_pcm_start(handle)
                 continue
             }
-            throw MediaError("ALSA device '\(device)': snd_pcm_readi failed: \(ALSAPCM.text(code))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_readi failed: \(ALSAPCM.text(code))", function: "snd_pcm_readi", code: Int32(code), path: device)
         }
         return written
     }

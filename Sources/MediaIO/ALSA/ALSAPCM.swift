@@ -13,13 +13,13 @@ enum ALSAPCM {
         var handle: OpaquePointer? = nil
         let r = snd_pcm_open(&handle, device, stream, mode)
         guard r >= 0, let handle else {
-            throw MediaError("cannot open ALSA \(kind) device '\(device)': \(text(r)) (try --device null, or another ALSA PCM name)")
+            throw MediaError("cannot open ALSA \(kind) device '\(device)': \(text(r)) (try --device null, or another ALSA PCM name)", function: "snd_pcm_open", code: Int32(r), path: device)
         }
         let s = snd_pcm_set_params(handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
                                    UInt32(channels), UInt32(sampleRate), 1, UInt32(max(latency, 0.01) * 1e6))
         if s < 0 {
             snd_pcm_close(handle)
-            throw MediaError("ALSA device '\(device)': snd_pcm_set_params(\(channels) ch, \(sampleRate) Hz, float) failed: \(text(s))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_set_params(\(channels) ch, \(sampleRate) Hz, float) failed: \(text(s))", function: "snd_pcm_set_params", code: Int32(s), path: device)
         }
         return handle
     }

@@ -27,7 +27,7 @@ public final class ALSAPlayback {
     /// - Parameter latency: requested buffer length (s).
     public init(device: String = "default", sampleRate: Int, channels: Int, latency: Double = 0.1) throws {
         guard sampleRate >= 1000, (1...8).contains(channels) else {
-            throw MediaError("ALSA device '\(device)': cannot play \(channels) channels at \(sampleRate) Hz")
+            throw MediaError("ALSA device '\(device)': cannot play \(channels) channels at \(sampleRate) Hz", path: device)
         }
         self.device = device
         self.sampleRate = sampleRate
@@ -41,7 +41,7 @@ public final class ALSAPlayback {
     /// Writes interleaved frames (`channels` floats each), blocking until all are queued.
     /// Recovers from underruns. Does not allocate.
     public func write(_ interleaved: UnsafeBufferPointer<Float>) throws {
-        guard let handle = pcm else { throw MediaError("ALSA device '\(device)': write after close") }
+        guard let handle = pcm else { throw MediaError("ALSA device '\(device)': write after close", path: device) }
         guard var base = interleaved.baseAddress else { return }
         var frames = interleaved.count / channels
         while frames > 0 {
@@ -59,10 +59,10 @@ public final class ALSAPlayback {
             if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
                 if code == -EPIPE { underruns += 1 }
                 let rr = snd_pcm_recover(handle, code, 1)
-                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))") }
+                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))", function: "snd_pcm_recover", code: Int32(rr), path: device) }
                 continue
             }
-            throw MediaError("ALSA device '\(device)': snd_pcm_writei failed: \(ALSAPCM.text(code))")
+            throw MediaError("ALSA device '\(device)': snd_pcm_writei failed: \(ALSAPCM.text(code))", function: "snd_pcm_writei", code: Int32(code), path: device)
         }
     }
 
@@ -77,7 +77,7 @@ public final class ALSAPlayback {
     public func drain() throws {
         guard let handle = pcm else { return }
         let r = snd_pcm_drain(handle)
-        if r < 0 && r != -EPIPE { throw MediaError("ALSA device '\(device)': snd_pcm_drain failed: \(ALSAPCM.text(r))") }
+        if r < 0 && r != -EPIPE { throw MediaError("ALSA device '\(device)': snd_pcm_drain failed: \(ALSAPCM.text(r))", function: "snd_pcm_drain", code: Int32(r), path: device) }
     }
 
     /// Stops at once (drops what is queued) and releases the device. Safe to call twice.

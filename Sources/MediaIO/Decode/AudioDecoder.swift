@@ -51,25 +51,25 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         frame = av_frame_alloc()
         do {
             let info = avformat_find_stream_info(fmt, nil)
-            if opened.refusedOpens > 0 { throw MediaError("cannot open '\(path)': \(OpenedInput.refusalText)") }
-            try avCheck(info, "avformat_find_stream_info", "'\(path)' is not a readable media file")
+            if opened.refusedOpens > 0 { throw MediaError("cannot open '\(path)': \(OpenedInput.refusalText)", path: path) }
+            try avCheck(info, "avformat_find_stream_info", "'\(path)' is not a readable media file", path: path)
             let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-            guard index >= 0 else { throw MediaError("'\(path)' holds no audio stream") }
+            guard index >= 0 else { throw MediaError("'\(path)' holds no audio stream", path: path) }
             streamIndex = index
             let stream = fmt!.pointee.streams[Int(index)]!
             let params = stream.pointee.codecpar!
             guard let decoder = avcodec_find_decoder(params.pointee.codec_id) else {
-                throw MediaError("'\(path)': no decoder for its audio codec")
+                throw MediaError("'\(path)': no decoder for its audio codec", path: path)
             }
             codecName = String(cString: decoder.pointee.name)
             let ctx = avcodec_alloc_context3(decoder)
             codec = ctx
-            try avCheck(avcodec_parameters_to_context(ctx, params), "avcodec_parameters_to_context", "'\(path)'")
-            try avCheck(avcodec_open2(ctx, decoder, nil), "avcodec_open2", "'\(path)'")
+            try avCheck(avcodec_parameters_to_context(ctx, params), "avcodec_parameters_to_context", "'\(path)'", path: path)
+            try avCheck(avcodec_open2(ctx, decoder, nil), "avcodec_open2", "'\(path)'", path: path)
             let rate = Int(ctx!.pointee.sample_rate)
             let channels = Int(ctx!.pointee.ch_layout.nb_channels)
             guard rate >= 1000, rate <= 768_000, channels > 0 else {
-                throw MediaError("'\(path)': audio stream has no usable sample rate or channels")
+                throw MediaError("'\(path)': audio stream has no usable sample rate or channels", path: path)
             }
             sampleRate = rate
             channelCount = channels
@@ -174,7 +174,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             if r == spv_averror_eof() { finished = true; break }
             if r != spv_eagain() {
                 // A corrupt frame: skip it rather than abort the whole file.
-                if r == spv_averror(EINVAL) { throw MediaError("'\(path)': decoder failed: \(MediaError.avText(r))") }
+                if r == spv_averror(EINVAL) { throw MediaError("'\(path)': decoder failed: \(MediaError.avText(r))", code: r, path: path) }
                 continue
             }
             if draining { finished = true; break }
@@ -219,16 +219,16 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         let made = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
                                        &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil)
         if made < 0 {
-            throw MediaError("'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))")
+            throw MediaError("'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))", code: made, path: path)
         }
-        try avCheck(swr_init(swr), "swr_init", "'\(path)'")
+        try avCheck(swr_init(swr), "swr_init", "'\(path)'", path: path)
         resampler = swr
         return swr!
     }
 
     private func convert(_ f: UnsafeMutablePointer<AVFrame>) throws {
         guard f.pointee.ch_layout.nb_channels == Int32(channelCount) || f.pointee.ch_layout.nb_channels == 0 else {
-            throw MediaError("'\(path)': channel count changes mid-stream")
+            throw MediaError("'\(path)': channel count changes mid-stream", path: path)
         }
         let swr = try setUpResampler(for: f)
         let maxOut = Int(swr_get_out_samples(swr, f.pointee.nb_samples)) + 16
@@ -241,7 +241,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
                 swr_convert(swr, outs, Int32(maxOut), spv_frame_data_cptr(f), f.pointee.nb_samples)
             }
         }
-        try avCheck(got, "swr_convert", "'\(path)'")
+        try avCheck(got, "swr_convert", "'\(path)'", path: path)
         pending.removeLast((maxOut - Int(got)) * channelCount)
         sanitize(from: base)
     }
@@ -277,7 +277,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
                 swr_convert(swr, outs, Int32(frames), nil, 0)
             }
         }
-        try avCheck(got, "swr_convert", "'\(path)'")
+        try avCheck(got, "swr_convert", "'\(path)'", path: path)
         pending.removeLast((frames - Int(got)) * channelCount)
         sanitize(from: base)
     }

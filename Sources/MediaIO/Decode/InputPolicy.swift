@@ -40,28 +40,30 @@ public struct InputPolicy: Sendable, Equatable {
         let url = Self.url(for: path)
         let proto = avio_find_protocol_name(url).map { String(cString: $0) }
         guard proto == "file" || proto == "pipe" else {
-            throw MediaError("cannot open '\(path)': not a local file (specviz reads local files and - for standard input, never URLs; write ./\(path) for a file name with a colon)")
+            throw MediaError("cannot open '\(path)': not a local file (specviz reads local files and - for standard input, never URLs; write ./\(path) for a file name with a colon)", path: path)
         }
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", proto, 0)
         var io: UnsafeMutablePointer<AVIOContext>? = nil
         let opened = avio_open2(&io, url, AVIO_FLAG_READ, nil, &options)
         av_dict_free(&options)
-        guard opened >= 0, io != nil else { throw MediaError("cannot open '\(path)': \(MediaError.avText(opened))") }
+        guard opened >= 0, io != nil else {
+            throw MediaError("cannot open '\(path)': \(MediaError.avText(opened))", function: "avio_open2", code: opened, path: path)
+        }
         var probed: UnsafePointer<AVInputFormat>? = nil
         let probe = av_probe_input_buffer2(io, &probed, url, nil, 0, 0)
         guard probe >= 0, let probed else {
             avio_closep(&io)
-            throw MediaError("cannot open '\(path)': \(MediaError.avText(probe))")
+            throw MediaError("cannot open '\(path)': \(MediaError.avText(probe))", function: "av_probe_input_buffer2", code: probe, path: path)
         }
         let demuxer = String(cString: probed.pointee.name)
         if !allowPlaylists && !Self.isContainer(demuxer) {
             avio_closep(&io)
-            throw MediaError("cannot open '\(path)': a '\(demuxer.split(separator: ",").first ?? "")' input can name other files or URLs; not followed (--allow-playlists follows local files only)")
+            throw MediaError("cannot open '\(path)': a '\(demuxer.split(separator: ",").first ?? "")' input can name other files or URLs; not followed (--allow-playlists follows local files only)", path: path)
         }
         guard let context = avformat_alloc_context() else {
             avio_closep(&io)
-            throw MediaError("cannot open '\(path)': out of memory")
+            throw MediaError("cannot open '\(path)': out of memory", path: path)
         }
         let refused = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         refused.pointee = 0
@@ -77,7 +79,7 @@ public struct InputPolicy: Sendable, Equatable {
             avio_closep(&io)
             let why = refused.pointee > 0 ? OpenedInput.refusalText : MediaError.avText(code)
             refused.deallocate()
-            throw MediaError("cannot open '\(path)': \(why)")
+            throw MediaError("cannot open '\(path)': \(why)", function: "avformat_open_input", code: code, path: path)
         }
         return OpenedInput(format: format, io: io!, refused: refused)
     }

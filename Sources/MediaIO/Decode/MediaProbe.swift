@@ -22,7 +22,7 @@ public struct MediaProbe: Sendable {
         let input = try InputPolicy().open(path)
         let fmt = input.format
         defer { input.close() }
-        try avCheck(avformat_find_stream_info(fmt, nil), "avformat_find_stream_info", path)
+        try avCheck(avformat_find_stream_info(fmt, nil), "avformat_find_stream_info", path, path: path)
         formatName = String(cString: fmt.pointee.iformat.pointee.name)
         var list: [Stream] = []
         var ends: [Int64] = []

@@ -48,7 +48,7 @@ public final class AudioFileWriter {
                 overwrite: Bool = true) throws {
         _ = quietLibav
         guard sampleRate >= 1000, (1...8).contains(channels) else {
-            throw MediaError("'\(path)': cannot write \(channels) channels at \(sampleRate) Hz")
+            throw MediaError("'\(path)': cannot write \(channels) channels at \(sampleRate) Hz", path: path)
         }
         self.path = path
         self.overwrite = overwrite
@@ -59,18 +59,18 @@ public final class AudioFileWriter {
         tempPath = AtomicFile.temporaryPath(for: path)
         let ext = base.lastIndex(of: ".").map { base[base.index(after: $0)...].lowercased() } ?? ""
         guard let oformat = av_guess_format(nil, base, nil) else {
-            throw MediaError("'\(path)': unknown output format '.\(ext)' (use .wav, .flac, .mp3, .ogg, .opus or .m4a)")
+            throw MediaError("'\(path)': unknown output format '.\(ext)' (use .wav, .flac, .mp3, .ogg, .opus or .m4a)", path: path)
         }
         try AtomicFile.checkWritable(path)
         var fmt: UnsafeMutablePointer<AVFormatContext>? = nil
-        try avCheck(avformat_alloc_output_context2(&fmt, oformat, nil, tempPath), "avformat_alloc_output_context2", "'\(path)'")
+        try avCheck(avformat_alloc_output_context2(&fmt, oformat, nil, tempPath), "avformat_alloc_output_context2", "'\(path)'", path: path)
         format = fmt
         do {
             let (encoder, experimental) = try Self.encoder(for: ext, wavFloat: wavFloat, oformat: oformat, path: path)
             codecName = String(cString: encoder.pointee.name)
-            guard let st = avformat_new_stream(fmt, nil) else { throw MediaError("'\(path)': avformat_new_stream failed") }
+            guard let st = avformat_new_stream(fmt, nil) else { throw MediaError("'\(path)': avformat_new_stream failed", path: path) }
             stream = st
-            guard let ctx = avcodec_alloc_context3(encoder) else { throw MediaError("'\(path)': avcodec_alloc_context3 failed") }
+            guard let ctx = avcodec_alloc_context3(encoder) else { throw MediaError("'\(path)': avcodec_alloc_context3 failed", path: path) }
             codec = ctx
             ctx.pointee.sample_fmt = Self.sampleFormat(for: encoder)
             encodedSampleRate = Self.rate(for: encoder, preferred: sampleRate)
@@ -80,8 +80,8 @@ public final class AudioFileWriter {
             if !codecName.hasPrefix("pcm_") && codecName != "flac" { ctx.pointee.bit_rate = Int64(bitRate) }
             if experimental { ctx.pointee.strict_std_compliance = -2 }
             if spv_fmt_needs_global_header(fmt) != 0 { ctx.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-            try avCheck(avcodec_open2(ctx, encoder, nil), "avcodec_open2(\(codecName))", "'\(path)'")
-            try avCheck(avcodec_parameters_from_context(st.pointee.codecpar, ctx), "avcodec_parameters_from_context", "'\(path)'")
+            try avCheck(avcodec_open2(ctx, encoder, nil), "avcodec_open2(\(codecName))", "'\(path)'", path: path)
+            try avCheck(avcodec_parameters_from_context(st.pointee.codecpar, ctx), "avcodec_parameters_from_context", "'\(path)'", path: path)
             st.pointee.time_base = ctx.pointee.time_base
             let variable = (encoder.pointee.capabilities & Int32(AV_CODEC_CAP_VARIABLE_FRAME_SIZE)) != 0
             frameSize = (ctx.pointee.frame_size > 0 && !variable) ? Int(ctx.pointee.frame_size) : 1024
@@ -93,23 +93,23 @@ public final class AudioFileWriter {
                                             &inLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate), 0, nil),
                         "swr_alloc_set_opts2", "'\(path)'")
             resampler = swr
-            try avCheck(swr_init(swr), "swr_init", "'\(path)'")
+            try avCheck(swr_init(swr), "swr_init", "'\(path)'", path: path)
             guard let fifoPtr = av_audio_fifo_alloc(ctx.pointee.sample_fmt, Int32(channels), Int32(frameSize * 4)) else {
-                throw MediaError("'\(path)': av_audio_fifo_alloc failed")
+                throw MediaError("'\(path)': av_audio_fifo_alloc failed", path: path)
             }
             fifo = fifoPtr
             frame = av_frame_alloc()
             packet = av_packet_alloc()
-            guard let f = frame, packet != nil else { throw MediaError("'\(path)': out of memory") }
+            guard let f = frame, packet != nil else { throw MediaError("'\(path)': out of memory", path: path) }
             f.pointee.nb_samples = Int32(frameSize)
             f.pointee.format = ctx.pointee.sample_fmt.rawValue
             f.pointee.sample_rate = Int32(encodedSampleRate)
-            try avCheck(av_channel_layout_copy(&f.pointee.ch_layout, &ctx.pointee.ch_layout), "av_channel_layout_copy", "'\(path)'")
-            try avCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer", "'\(path)'")
+            try avCheck(av_channel_layout_copy(&f.pointee.ch_layout, &ctx.pointee.ch_layout), "av_channel_layout_copy", "'\(path)'", path: path)
+            try avCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer", "'\(path)'", path: path)
             if spv_fmt_has_nofile(fmt) == 0 {
-                try avCheck(avio_open(&fmt!.pointee.pb, tempPath, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'")
+                try avCheck(avio_open(&fmt!.pointee.pb, tempPath, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'", path: path)
             }
-            try avCheck(avformat_write_header(fmt, nil), "avformat_write_header", "'\(path)'")
+            try avCheck(avformat_write_header(fmt, nil), "avformat_write_header", "'\(path)'", path: path)
         } catch {
             state = .failed
             release()
@@ -142,7 +142,7 @@ public final class AudioFileWriter {
            let c = avcodec_find_encoder(oformat.pointee.audio_codec) {
             return (c, false)
         }
-        throw MediaError("'\(path)': no audio encoder available for '.\(ext)'")
+        throw MediaError("'\(path)': no audio encoder available for '.\(ext)'", path: path)
     }
 
     /// Prefers float, then 16-bit, then 32-bit integer samples among those the encoder takes.
@@ -168,7 +168,7 @@ public final class AudioFileWriter {
 
     /// Appends interleaved frames (`channels` floats each, nominally −1…1).
     public func write(_ interleaved: UnsafeBufferPointer<Float>) throws {
-        guard state == .open else { throw MediaError("'\(path)': write after finish, cancel or an earlier error") }
+        guard state == .open else { throw MediaError("'\(path)': write after finish, cancel or an earlier error", path: path) }
         let frames = interleaved.count / channels
         guard frames > 0 else { return }
         do {
@@ -184,7 +184,7 @@ public final class AudioFileWriter {
             try convert(input: nil, frames: 0)
             try encodeFullFrames(final: true)
             try send(nil)
-            try avCheck(av_write_trailer(format), "av_write_trailer", "'\(path)'")
+            try avCheck(av_write_trailer(format), "av_write_trailer", "'\(path)'", path: path)
             if let fmt = format, spv_fmt_has_nofile(fmt) == 0 { avio_closep(&fmt.pointee.pb) }
             try AtomicFile.commit(tempPath, to: path, overwrite: overwrite)
             state = .finished
@@ -220,11 +220,11 @@ public final class AudioFileWriter {
         let got = withUnsafeMutablePointer(to: &inPtr) { ins in
             swr_convert(resampler, staging, Int32(stagingCapacity), input == nil ? nil : ins, Int32(frames))
         }
-        try avCheck(got, "swr_convert", "'\(path)'")
+        try avCheck(got, "swr_convert", "'\(path)'", path: path)
         if got > 0 {
             let raw = UnsafeMutableRawPointer(staging!).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
             let w = av_audio_fifo_write(fifo, raw, got)
-            if w < got { throw MediaError("'\(path)': av_audio_fifo_write failed") }
+            if w < got { throw MediaError("'\(path)': av_audio_fifo_write failed", path: path) }
         }
     }
 
@@ -235,10 +235,10 @@ public final class AudioFileWriter {
             if available == 0 || (available < frameSize && !final) { return }
             let n = min(available, frameSize)
             guard let f = frame else { return }
-            try avCheck(av_frame_make_writable(f), "av_frame_make_writable", "'\(path)'")
+            try avCheck(av_frame_make_writable(f), "av_frame_make_writable", "'\(path)'", path: path)
             let raw = UnsafeMutableRawPointer(f.pointee.extended_data!).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
             let r = av_audio_fifo_read(fifo, raw, Int32(n))
-            if r < n { throw MediaError("'\(path)': av_audio_fifo_read failed") }
+            if r < n { throw MediaError("'\(path)': av_audio_fifo_read failed", path: path) }
             f.pointee.nb_samples = Int32(n)
             f.pointee.pts = samplesWritten
             samplesWritten += Int64(n)
@@ -248,14 +248,14 @@ public final class AudioFileWriter {
 
     /// Sends a frame (nil flushes) and writes every packet the encoder returns.
     private func send(_ f: UnsafeMutablePointer<AVFrame>?) throws {
-        try avCheck(avcodec_send_frame(codec, f), "avcodec_send_frame", "'\(path)'")
+        try avCheck(avcodec_send_frame(codec, f), "avcodec_send_frame", "'\(path)'", path: path)
         while true {
             let r = avcodec_receive_packet(codec, packet)
             if r == spv_eagain() || r == spv_averror_eof() { return }
-            try avCheck(r, "avcodec_receive_packet", "'\(path)'")
+            try avCheck(r, "avcodec_receive_packet", "'\(path)'", path: path)
             av_packet_rescale_ts(packet, codec!.pointee.time_base, stream!.pointee.time_base)
             packet!.pointee.stream_index = stream!.pointee.index
-            try avCheck(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame", "cannot write '\(path)'")
+            try avCheck(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame", "cannot write '\(path)'", path: path)
         }
     }
 

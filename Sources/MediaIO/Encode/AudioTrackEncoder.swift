@@ -53,9 +53,9 @@ final class AudioTrackEncoder {
         c.pointee.bit_rate = outChannels == 1 ? 128_000 : 192_000
         c.pointee.time_base = spv_rational(1, Int32(rate))
         if spv_fmt_needs_global_header(oc) != 0 { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        try avCheck(avcodec_open2(c, codec, nil), "avcodec_open2(audio)", path)
+        try avCheck(avcodec_open2(c, codec, nil), "avcodec_open2(audio)", path, path: path)
         stream = avformat_new_stream(oc, nil)!
-        try avCheck(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context", path)
+        try avCheck(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context", path, path: path)
         stream.pointee.time_base = c.pointee.time_base
         frameSize = c.pointee.frame_size > 0 ? Int(c.pointee.frame_size) : 1024
 
@@ -65,7 +65,7 @@ final class AudioTrackEncoder {
         try avCheck(swr_alloc_set_opts2(&s, &c.pointee.ch_layout, c.pointee.sample_fmt, Int32(rate),
                                         &inLayout, AV_SAMPLE_FMT_FLT, Int32(decoder.sampleRate), 0, nil),
                     "swr_alloc_set_opts2", path)
-        try avCheck(swr_init(s), "swr_init", path)
+        try avCheck(swr_init(s), "swr_init", path, path: path)
         swr = s
         fifo = av_audio_fifo_alloc(c.pointee.sample_fmt, Int32(outChannels), Int32(frameSize * 4))
         input = [Float](repeating: 0, count: 4096 * decoder.channelCount)

@@ -35,7 +35,7 @@ public enum PNGFile {
     public static func read(_ path: String) throws -> PixelBuffer {
         var image = spv_png_image_empty()
         guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw MediaError("cannot read PNG '\(path)'")
+            throw MediaError("cannot read PNG '\(path)'", path: path)
         }
         image.format = spv_png_format_rgba()
         var picture = PixelBuffer(width: Int(image.width), height: Int(image.height))
@@ -43,7 +43,7 @@ public enum PNGFile {
             png_image_finish_read(&image, nil, raw.baseAddress, Int32(image.width * 4), nil)
         }
         png_image_free(&image)
-        guard ok != 0 else { throw MediaError("cannot decode PNG '\(path)'") }
+        guard ok != 0 else { throw MediaError("cannot decode PNG '\(path)'", path: path) }
         return picture
     }
 }

@@ -33,7 +33,7 @@ public enum StreamJoiner {
             let opened = try InputPolicy().open(path)
             let c = opened.format
             do {
-                try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'")
+                try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'", path: path)
             } catch {
                 opened.close()
                 throw error
@@ -41,7 +41,7 @@ public enum StreamJoiner {
             let v = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             guard v >= 0 else {
                 opened.close()
-                throw MediaError("'\(path)' has no video stream")
+                throw MediaError("'\(path)' has no video stream", path: path)
             }
             input = opened
             video = v
@@ -64,7 +64,7 @@ public enum StreamJoiner {
                 if pkt.pointee.stream_index == video { n += 1 }
                 av_packet_unref(pkt)
             }
-            try avCheck(avformat_seek_file(ctx, -1, Int64.min, 0, 0, 0), "avformat_seek_file", "'\(path)'")
+            try avCheck(avformat_seek_file(ctx, -1, Int64.min, 0, 0, 0), "avformat_seek_file", "'\(path)'", path: path)
             return n
         }
 
@@ -97,7 +97,7 @@ public enum StreamJoiner {
         let temp = AtomicFile.temporaryPath(for: path)
         var oc: UnsafeMutablePointer<AVFormatContext>? = nil
         guard avformat_alloc_output_context2(&oc, nil, nil, temp) >= 0, let out = oc else {
-            throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov)")
+            throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov)", path: path)
         }
         var audioEncoder: AudioTrackEncoder?
         var packet = av_packet_alloc()
@@ -109,7 +109,7 @@ public enum StreamJoiner {
         }
         do {
             let vs = avformat_new_stream(out, nil)!
-            try avCheck(avcodec_parameters_copy(vs.pointee.codecpar, first!.videoParameters), "avcodec_parameters_copy", path)
+            try avCheck(avcodec_parameters_copy(vs.pointee.codecpar, first!.videoParameters), "avcodec_parameters_copy", path, path: path)
             vs.pointee.codecpar.pointee.codec_tag = 0
             vs.pointee.time_base = first!.stream(first!.video).pointee.time_base
             vs.pointee.avg_frame_rate = rate
@@ -126,7 +126,7 @@ public enum StreamJoiner {
             }
             first = nil
             if spv_fmt_has_nofile(out) == 0 {
-                try avCheck(avio_open(&out.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'")
+                try avCheck(avio_open(&out.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'", path: path)
             }
             var opts: OpaquePointer? = nil
             if let name = out.pointee.oformat.pointee.name.map({ String(cString: $0) }), name.contains("mp4") || name.contains("mov") {
@@ -134,7 +134,7 @@ public enum StreamJoiner {
             }
             let h = avformat_write_header(out, &opts)
             av_dict_free(&opts)
-            try avCheck(h, "avformat_write_header", "cannot write '\(path)'")
+            try avCheck(h, "avformat_write_header", "cannot write '\(path)'", path: path)
 
             // Copy, shifting each part by the video length before it (in seconds, as a
             // rational of the frame rate: exact for constant-rate parts).
@@ -162,7 +162,7 @@ public enum StreamJoiner {
                         if pkt.pointee.dts != spv_nopts() { lastVideoDTS = pkt.pointee.dts }
                         pkt.pointee.stream_index = vs.pointee.index
                         let end = pkt.pointee.dts == spv_nopts() ? pkt.pointee.pts : pkt.pointee.dts
-                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'")
+                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'", path: path)
                         if let audioEncoder, end != spv_nopts() {
                             let t = Double(end) * Double(vs.pointee.time_base.num) / Double(vs.pointee.time_base.den)
                             try audioEncoder.encode(until: max(0, t), packet: packet!)
@@ -178,7 +178,7 @@ public enum StreamJoiner {
                             lastAudioDTS = pkt.pointee.dts
                         }
                         pkt.pointee.stream_index = a.pointee.index
-                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'")
+                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'", path: path)
                     }
                 }
                 framesBefore += partFrames
@@ -187,7 +187,7 @@ public enum StreamJoiner {
                 try audioEncoder.encode(until: seconds, packet: packet!)
                 try audioEncoder.flush(packet: packet!)
             }
-            try avCheck(av_write_trailer(out), "av_write_trailer", "cannot write '\(path)'")
+            try avCheck(av_write_trailer(out), "av_write_trailer", "cannot write '\(path)'", path: path)
             if spv_fmt_has_nofile(out) == 0 { avio_closep(&out.pointee.pb) }
             try AtomicFile.commit(temp, to: path)
         } catch {

@@ -83,7 +83,7 @@ public final class VideoEncoder: FrameSink {
         var oc: UnsafeMutablePointer<AVFormatContext>? = nil
         let r = avformat_alloc_output_context2(&oc, nil, nil, temp)
         guard r >= 0, let oc else {
-            throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov, .webm, .gif)")
+            throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov, .webm, .gif)", path: path)
         }
         format = oc
         let ofmt = oc.pointee.oformat!
@@ -92,7 +92,7 @@ public final class VideoEncoder: FrameSink {
         if ofmt.pointee.video_codec == AV_CODEC_ID_H264 { codec = avcodec_find_encoder_by_name("libx264") }
         if codec == nil { codec = avcodec_find_encoder(ofmt.pointee.video_codec) }
         guard let codec, ofmt.pointee.video_codec != AV_CODEC_ID_NONE else {
-            throw MediaError("cannot write '\(path)': no video encoder for this container")
+            throw MediaError("cannot write '\(path)': no video encoder for this container", path: path)
         }
         let ctx = avcodec_alloc_context3(codec)!
         video = ctx
@@ -122,10 +122,10 @@ public final class VideoEncoder: FrameSink {
             av_opt_set(ctx.pointee.priv_data, "crf", "32", 0)
             ctx.pointee.bit_rate = 0
         }
-        try avCheck(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(codecName))", "cannot write '\(path)'")
+        try avCheck(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(codecName))", "cannot write '\(path)'", path: path)
         let stream = avformat_new_stream(oc, nil)!
         videoStream = stream
-        try avCheck(avcodec_parameters_from_context(stream.pointee.codecpar, ctx), "avcodec_parameters_from_context", path)
+        try avCheck(avcodec_parameters_from_context(stream.pointee.codecpar, ctx), "avcodec_parameters_from_context", path, path: path)
         stream.pointee.time_base = ctx.pointee.time_base
         stream.pointee.avg_frame_rate = ctx.pointee.framerate
 
@@ -141,13 +141,13 @@ public final class VideoEncoder: FrameSink {
             f.pointee.format = pixFmt.rawValue
             f.pointee.width = Int32(options.width)
             f.pointee.height = Int32(options.height)
-            try avCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer", path)
+            try avCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer", path, path: path)
             free.push(Slot(frame: f))
         }
         packet = av_packet_alloc()
 
         if spv_fmt_has_nofile(oc) == 0 {
-            try avCheck(avio_open(&oc.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'")
+            try avCheck(avio_open(&oc.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'", path: path)
         }
         var opts: OpaquePointer? = nil
         if ofmt.pointee.name.map({ String(cString: $0) })?.contains("mp4") == true
@@ -156,7 +156,7 @@ public final class VideoEncoder: FrameSink {
         }
         let h = avformat_write_header(oc, &opts)
         av_dict_free(&opts)
-        try avCheck(h, "avformat_write_header", "cannot write '\(path)'")
+        try avCheck(h, "avformat_write_header", "cannot write '\(path)'", path: path)
         headerWritten = true
         let thread = Thread { [self] in encodeLoop() }   // holds the encoder until finish or cancel
         thread.name = "specviz-x264"
@@ -190,7 +190,7 @@ public final class VideoEncoder: FrameSink {
             if failure.value == nil {
                 do {
                     guard let ctx = video else { throw MediaError("encoder is closed") }
-                    try avCheck(avcodec_send_frame(ctx, slot.frame), "avcodec_send_frame", path)
+                    try avCheck(avcodec_send_frame(ctx, slot.frame), "avcodec_send_frame", path, path: path)
                     framesEncoded += 1
                     try drainVideo()
                     // Keep sound interleaved with picture: encode audio up to the current video time.
@@ -222,7 +222,7 @@ public final class VideoEncoder: FrameSink {
         let slot = free.pop()
         let f = slot.frame
         do {
-            try avCheck(av_frame_make_writable(f), "av_frame_make_writable", path)
+            try avCheck(av_frame_make_writable(f), "av_frame_make_writable", path, path: path)
         } catch {
             free.push(slot)
             throw error
@@ -242,10 +242,10 @@ public final class VideoEncoder: FrameSink {
         while true {
             let r = avcodec_receive_packet(ctx, pkt)
             if r == spv_eagain() || r == spv_averror_eof() { return }
-            try avCheck(r, "avcodec_receive_packet", path)
+            try avCheck(r, "avcodec_receive_packet", path, path: path)
             av_packet_rescale_ts(pkt, ctx.pointee.time_base, stream.pointee.time_base)
             pkt.pointee.stream_index = stream.pointee.index
-            try avCheck(av_interleaved_write_frame(oc, pkt), "av_interleaved_write_frame", "cannot write '\(path)'")
+            try avCheck(av_interleaved_write_frame(oc, pkt), "av_interleaved_write_frame", "cannot write '\(path)'", path: path)
         }
     }
 
@@ -256,11 +256,11 @@ public final class VideoEncoder: FrameSink {
             stopEncoderThread()
             if let error = failure.value { throw error }
             guard let ctx = video, let oc = format else { throw MediaError("encoder is closed") }
-            try avCheck(avcodec_send_frame(ctx, nil), "avcodec_send_frame", path)
+            try avCheck(avcodec_send_frame(ctx, nil), "avcodec_send_frame", path, path: path)
             try drainVideo()
             try audio?.encode(until: Double(framesWritten) / Double(options.fps), packet: packet!)
             try audio?.flush(packet: packet!)
-            try avCheck(av_write_trailer(oc), "av_write_trailer", "cannot write '\(path)'")
+            try avCheck(av_write_trailer(oc), "av_write_trailer", "cannot write '\(path)'", path: path)
             if spv_fmt_has_nofile(oc) == 0 { avio_closep(&oc.pointee.pb) }
             finished = true
             release()

@@ -39,7 +39,7 @@ public final class FramebufferSink: FrameSink {
         isDevice = exists && (st.st_mode & S_IFMT) == S_IFCHR
         if isDevice {
             let dev = open(path, O_RDWR)
-            guard dev >= 0 else { throw MediaError("cannot open framebuffer '\(path)': \(String(cString: strerror(errno)))") }
+            guard dev >= 0 else { throw MediaError("cannot open framebuffer '\(path)': \(String(cString: strerror(errno)))", path: path) }
             fd = dev
             var fix = [UInt8](repeating: 0, count: 80)            // struct fb_fix_screeninfo
             var info = [UInt32](repeating: 0, count: 40)
@@ -48,7 +48,7 @@ public final class FramebufferSink: FrameSink {
             varInfo = info
             guard rv == 0, rf == 0 else {
                 Glibc.close(dev)
-                throw MediaError("'\(path)' is not a framebuffer: FBIOGET_*SCREENINFO failed: \(String(cString: strerror(errno)))")
+                throw MediaError("'\(path)' is not a framebuffer: FBIOGET_*SCREENINFO failed: \(String(cString: strerror(errno)))", path: path)
             }
             func u32(_ o: Int) -> Int { Int(fix[o]) | Int(fix[o + 1]) << 8 | Int(fix[o + 2]) << 16 | Int(fix[o + 3]) << 24 }
             let bpp = Int(varInfo[6])
@@ -70,17 +70,17 @@ public final class FramebufferSink: FrameSink {
             }
             format = try FramebufferFormat(width: width, height: height, bitsPerPixel: bitsPerPixel)
             fd = open(path, O_RDWR | O_CREAT, 0o644)
-            guard fd >= 0 else { throw MediaError("cannot open '\(path)' as a framebuffer file: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw MediaError("cannot open '\(path)' as a framebuffer file: \(String(cString: strerror(errno)))", path: path) }
             mapLength = format.stride * format.height
             guard ftruncate(fd, off_t(mapLength)) == 0 else {
                 Glibc.close(fd)
-                throw MediaError("cannot size '\(path)' to \(mapLength) bytes: \(String(cString: strerror(errno)))")
+                throw MediaError("cannot size '\(path)' to \(mapLength) bytes: \(String(cString: strerror(errno)))", path: path)
             }
             doubleBuffered = false
         }
         guard let m = mmap(nil, mapLength, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), m != MAP_FAILED else {
             Glibc.close(fd)
-            throw MediaError("cannot map framebuffer '\(path)': \(String(cString: strerror(errno)))")
+            throw MediaError("cannot map framebuffer '\(path)': \(String(cString: strerror(errno)))", path: path)
         }
         map = m
     }
@@ -158,7 +158,7 @@ public final class FramebufferSink: FrameSink {
     /// Flushes a file's mapping to disk; a device needs nothing.
     public func finish() throws {
         if !isDevice && msync(map, mapLength, MS_SYNC) != 0 {
-            throw MediaError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw MediaError("cannot write '\(path)': \(String(cString: strerror(errno)))", path: path)
         }
     }
 
