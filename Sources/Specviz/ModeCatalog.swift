@@ -7,7 +7,7 @@ enum ModeCatalog {
                       into scene: inout Scene) {
         switch mode {
         case .tuner:
-            TunerViewMode(meter: settings.meter, preset: settings.preset, reference: settings.reference)
+            TunerViewMode(meter: settings.meter, preset: settings.preset.id, reference: settings.reference)
                 .build(state, layout: layout, into: &scene)
             return
         case .scope:

@@ -25,14 +25,14 @@ public final class OverlayTrackers: AnalysisTap {
 
     /// - Parameters:
     ///   - pitch, tempo: which trackers to run.
-    ///   - preset: tuner targets (SPEC §5); unknown ids fall back to chromatic.
+    ///   - preset: tuner targets (SPEC §5).
     ///   - system: temperament, tonic and transposition of the tuner (issue 19).
-    public init(sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: String = "chromatic",
+    public init(sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: TuningPreset = .chromatic,
                 reference: Double = 440, system: TuningSystem = .equal) {
         self.reference = reference
         self.system = system
         if pitch {
-            self.pitch = PitchTracker(sampleRate: sampleRate, preset: TuningPreset.named(preset) ?? .chromatic, reference: reference)
+            self.pitch = PitchTracker(sampleRate: sampleRate, preset: preset, reference: reference)
             self.pitch?.system = system
             strobe = StroboscopeAnalyzer(sampleRate: Double(sampleRate))
         } else {

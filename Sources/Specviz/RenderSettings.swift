@@ -42,7 +42,7 @@ public struct RenderSettings: Sendable {
     /// Tuner and BPM overlays (drawn in bars, curve, surface, surface+).
     public var tunerOverlay = false
     public var tempoOverlay = false
-    public var preset: String = "chromatic"
+    public var preset: TuningPreset = .chromatic
     public var reference: Double = 440
     /// Temperament, tonic and transposition of the tuner overlay and view (issue 19).
     public var tuningSystem: TuningSystem = .equal

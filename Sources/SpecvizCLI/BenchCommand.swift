@@ -21,14 +21,15 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Audio to render (default: examples/demo.ogg).")
     var input: String = "examples/demo.ogg"
 
-    @Option(help: "Frame size WxH.")
-    var size: String = "1920x1080"
+    @Option(help: "Frame size WxH.", transform: FrameSize.option)
+    var size: FrameSize = .standard
 
     @Option(help: "Seconds of video for the encoder comparison.")
     var seconds: Double = 5
 
-    @Option(help: "Modes to time, comma-separated, or 'all'; with one mode the encoder comparison renders it.")
-    var modes: String = "all"
+    @Option(help: "Modes to time, comma-separated, or 'all'; with one mode the encoder comparison renders it.",
+            transform: { $0 == "all" ? VisualizationMode.allCases : try $0.split(separator: ",").map { try VisualizationMode(parsing: String($0)) } })
+    var modes: [VisualizationMode] = VisualizationMode.allCases
 
     @Flag(help: "Skip the encoder and end-to-end runs (stages only).")
     var stagesOnly = false
@@ -47,9 +48,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         if let dump { return try benchDump(path: dump) }
-        let parts = size.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2 else { throw ValidationError("--size must be WxH") }
-        let (w, h) = (parts[0], parts[1])
+        let (w, h) = (size.width, size.height)
         #if DEBUG
         print("warning: this is a debug build; measure with `swift build -c release`")
         #endif
@@ -68,10 +67,7 @@ struct BenchCommand: ParsableCommand {
         for line in ExtraBenchmarks.lines() { print(line) }
 
         // 2. Each mode: geometry and raster per frame.
-        let chosen = modes == "all" ? VisualizationMode.allCases : try modes.split(separator: ",").map { name -> VisualizationMode in
-            guard let m = VisualizationMode(rawValue: String(name)) else { throw ValidationError("unknown mode \(name)") }
-            return m
-        }
+        let chosen = modes
         let glyphs = try? FreeTypeFont()
         var sample = PixelBuffer(width: w, height: h)
         for mode in chosen {

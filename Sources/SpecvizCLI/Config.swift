@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Geometry
 import SpecvizCore
@@ -17,14 +18,14 @@ import Tuning
 /// `ConfigError` naming the file and the line, never a crash. Unknown keys are ignored
 /// (newer versions may add some).
 struct Config: Equatable {
-    var mode: String?
-    var preset: String?
-    var reference: Double?
+    var mode: VisualizationMode?
+    var preset: TuningPreset?
+    var reference: ReferencePitch?
     /// Tuning system keys (issue 19): as on the command line, checked when used.
     var transpose: String?
     var temperament: String?
     var tonic: String?
-    var size: String?
+    var size: FrameSize?
     var fps: Int?
     var tilt: Bool?
     var tuner: Bool?
@@ -65,28 +66,22 @@ struct Config: Equatable {
         var c = Config()
         for f in fields {
             func fail(_ what: String) -> ConfigError { ConfigError(path: path, line: f.line, "\"\(f.key)\" must be \(what)") }
+            /// A string key parsed by its option's type, with the type's message.
+            func value<T: OptionValue>(_: T.Type) throws -> T {
+                guard case .string(let s) = f.value else { throw fail("a string") }
+                do { return try T(parsing: s) } catch let e as ValidationError {
+                    throw ConfigError(path: path, line: f.line, "\"\(f.key)\": \(e.message)")
+                }
+            }
             switch f.key {
-            case "mode":
-                guard case .string(let s) = f.value, VisualizationMode(rawValue: s.lowercased()) != nil else {
-                    throw fail("one of " + VisualizationMode.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                c.mode = s
-            case "preset":
-                guard case .string(let s) = f.value, TuningPreset.named(s) != nil else {
-                    if case .string(let s) = f.value {
-                        throw ConfigError(path: path, line: f.line, "\"preset\": " + InputChecks.unknownPreset(s))
-                    }
-                    throw fail("a string")
-                }
-                c.preset = s
-            case "size":
-                guard case .string(let s) = f.value, s.lowercased().split(separator: "x").compactMap({ Int($0) }).count == 2 else {
-                    throw fail("a size like \"1280x720\"")
-                }
-                c.size = s
+            case "mode": c.mode = try value(VisualizationMode.self)
+            case "preset": c.preset = try value(TuningPreset.self)
+            case "size": c.size = try value(FrameSize.self)
             case "reference":
-                guard case .number(let v) = f.value, (400...480).contains(v) else { throw fail("a number of Hz in 400…480") }
-                c.reference = v
+                guard case .number(let v) = f.value, let r = ReferencePitch(v) else {
+                    throw fail("a number of Hz in \(Int(ReferencePitch.range.lowerBound))…\(Int(ReferencePitch.range.upperBound))")
+                }
+                c.reference = r
             case "fps":
                 guard case .number(let v) = f.value, v == v.rounded(), (1...240).contains(v) else { throw fail("a whole number 1…240") }
                 c.fps = Int(v)
@@ -131,13 +126,13 @@ struct Config: Equatable {
         func quote(_ s: String) -> String {
             "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
-        if let mode { lines.append("\"mode\": \(quote(mode))") }
-        if let preset { lines.append("\"preset\": \(quote(preset))") }
-        if let reference { lines.append("\"reference\": \(reference == reference.rounded() ? String(Int(reference)) : String(reference))") }
+        if let mode { lines.append("\"mode\": \(quote(mode.rawValue))") }
+        if let preset { lines.append("\"preset\": \(quote(preset.id))") }
+        if let reference = reference?.hertz { lines.append("\"reference\": \(reference == reference.rounded() ? String(Int(reference)) : String(reference))") }
         if let transpose { lines.append("\"transpose\": \(quote(transpose))") }
         if let temperament { lines.append("\"temperament\": \(quote(temperament))") }
         if let tonic { lines.append("\"tonic\": \(quote(tonic))") }
-        if let size { lines.append("\"size\": \(quote(size))") }
+        if let size { lines.append("\"size\": \(quote(size.description))") }
         if let fps { lines.append("\"fps\": \(fps)") }
         if let t = analysis["tilt"], tilt != false { lines.append("\"tilt\": \(quote(t))") } else if let tilt { lines.append("\"tilt\": \(tilt)") }
         if let tuner { lines.append("\"tuner\": \(tuner)") }

@@ -39,29 +39,35 @@ enum InputChecks {
     /// ", did you mean a, b?" for the candidates within a small edit distance (or sharing a prefix).
     static func suggestions(_ name: String, among candidates: [String]) -> String {
         let n = name.lowercased()
-        let scored = candidates.map { ($0, editDistance(n, $0.lowercased())) }
+        // A candidate's distance is to the whole name or to its start ("gutiar" is close to
+        // "guitar-standard" through "guitar").
+        let scored = candidates.map { c -> (String, Int) in
+            let l = c.lowercased()
+            return (c, min(editDistance(n, l), editDistance(n, String(l.prefix(n.count))) + 1))
+        }
         let limit = max(2, n.count / 3)
         let close = scored.filter { $0.1 <= limit || (n.count >= 3 && $0.0.lowercased().hasPrefix(n)) }
-            .sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }
+            .enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element)   // ties: list order
             .prefix(3).map(\.0)
         return close.isEmpty ? "" : ", did you mean " + close.joined(separator: ", ") + "?"
     }
 
-    /// Levenshtein distance (insert, delete, substitute: 1 each).
+    /// Edit distance with insert, delete, substitute and swapping two neighbours (a typing
+    /// slip: "gutiar") costing 1 each (optimal string alignment).
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
         for i in 1...a.count {
-            current[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
             }
-            swap(&previous, &current)
         }
-        return previous[b.count]
+        return d[a.count][b.count]
     }
 
     /// x264's presets, fastest first.

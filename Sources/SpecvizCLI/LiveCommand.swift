@@ -52,8 +52,8 @@ struct LiveCommand: ParsableCommand {
 
 /// Where the live preview goes and which sound device it uses (`live` and `render --live`).
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "Live display: auto, terminal or fb (auto: --fb if given, else the terminal).")
-    var display: String = "auto"
+    @Option(help: "Live display: auto, terminal or fb (auto: --fb if given, else the terminal).", transform: LiveDisplayKind.option)
+    var display: LiveDisplayKind = .auto
 
     @Option(help: "ALSA PCM for live sound (playback for render --live, capture for live); `null` needs no hardware.")
     var device: String = "default"
@@ -61,8 +61,8 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Framebuffer device, or a plain file standing in for one (with --fb-size and --fb-bpp).")
     var fb: String?
 
-    @Option(name: .customLong("fb-size"), help: "Size WxH of a framebuffer file.")
-    var fbSize: String?
+    @Option(name: .customLong("fb-size"), help: "Size WxH of a framebuffer file.", transform: FrameSize.option)
+    var fbSize: FrameSize?
 
     @Option(name: .customLong("fb-bpp"), help: "Bits per pixel of a framebuffer file: 16, 24 or 32.")
     var fbBpp: Int = 32
@@ -79,32 +79,22 @@ enum LiveRunner {
     static func run(settings: RenderSettings, pump: LiveAudioPump, display options: DisplayOptions, stats: Bool,
                     duration: Double?, overwrite: Bool) throws {
         var settings = settings
-        let kind = options.display.lowercased()
         let useFB: Bool
-        switch kind {
-        case "fb", "framebuffer": useFB = true
-        case "terminal", "term": useFB = false
-        case "auto": useFB = options.fb != nil || isatty(STDOUT_FILENO) == 0
-        default: throw CLIError("unknown --display '\(options.display)' (auto, terminal, fb)")
+        switch options.display {
+        case .fb: useFB = true
+        case .terminal: useFB = false
+        case .auto: useFB = options.fb != nil || isatty(STDOUT_FILENO) == 0
         }
         let display: LiveDisplay
         var terminalSink: TerminalSink?
         if useFB {
             let path = options.fb ?? "/dev/fb0"
-            var w: Int?, h: Int?
-            if let size = options.fbSize {
-                let p = size.lowercased().split(separator: "x").compactMap { Int($0) }
-                guard p.count == 2, (16...8192).contains(p[0]), (16...8192).contains(p[1]) else {
-                    throw CLIError("--fb-size must be WxH with 16…8192 pixels each, e.g. 1280x720")
-                }
-                w = p[0]; h = p[1]
-            }
             // A plain file stands in for a framebuffer: never write over one unasked.
             var st = stat()
             if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {   // follows links
                 throw CLIError("'\(path)' exists and is a regular file, not a framebuffer device (use -y to write over it)")
             }
-            display = try FramebufferSink(path: path, width: w, height: h, bitsPerPixel: options.fbBpp)
+            display = try FramebufferSink(path: path, width: options.fbSize?.width, height: options.fbSize?.height, bitsPerPixel: options.fbBpp)
         } else {
             guard isatty(STDOUT_FILENO) != 0 else {
                 throw CLIError("the terminal display needs a terminal on standard output (or use --display fb --fb PATH)")
@@ -158,14 +148,12 @@ enum LiveRunner {
 
     /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.
     static func saveSettings(_ s: RenderSettings) throws {
-        var config = (try? Config.load()) ?? Config()
-        let updated = Config(mode: s.mode.rawValue, preset: config.preset, reference: config.reference, size: config.size,
-                             fps: config.fps, tilt: config.tilt, tuner: s.tunerOverlay, bpm: s.tempoOverlay,
-                             analysis: config.analysis)
-        if updated != config {
-            config = updated
-            try config.save()
-        }
+        let config = (try? Config.load()) ?? Config()
+        var updated = config
+        updated.mode = s.mode
+        updated.tuner = s.tunerOverlay
+        updated.bpm = s.tempoOverlay
+        if updated != config { try updated.save() }
     }
 }
 

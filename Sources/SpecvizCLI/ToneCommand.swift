@@ -22,8 +22,8 @@ struct ToneCommand: ParsableCommand {
     @Argument(help: "Notes: A4, C#3, Bb2, a MIDI number, or 440Hz.")
     var notes: [String] = []
 
-    @Option(help: "Tuning preset (see `specviz presets`), e.g. guitar-standard.")
-    var preset: String?
+    @Option(help: "Tuning preset (see `specviz presets`), e.g. guitar-standard.", transform: TuningPreset.option)
+    var preset: TuningPreset?
 
     @Flag(help: "With --preset: play each string in turn instead of together.")
     var all = false
@@ -31,8 +31,8 @@ struct ToneCommand: ParsableCommand {
     @Flag(help: "Play the start chime (E5, G5, C6).")
     var chime = false
 
-    @Option(help: "Reference pitch of A4 in Hz (400–480).")
-    var reference: Double = 440
+    @Option(help: "Reference pitch of A4 in Hz (400–480).", transform: ReferencePitch.option)
+    var reference: ReferencePitch = .standard
 
     @OptionGroup var tuningSystem: TuningSystemOptions
 
@@ -73,10 +73,7 @@ struct ToneCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let ref = ReferencePitch(reference) else {
-            throw CLIError("--reference \(String(format: "%g", reference)): must be between 400 and 480 Hz")
-        }
-        let score = try makeScore(reference: ref.hertz)
+        let score = try makeScore(reference: reference.hertz)
         let renderer = ToneRenderer(score: score.score, sampleRate: Double(rate), speakerVoicing: speaker)
         if let output {
             if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
@@ -116,8 +113,7 @@ struct ToneCommand: ParsableCommand {
         if chime { return (ToneScore.startChime(reference: reference), "start chime E5 G5 C6") }
         let system = try tuningSystem.system()
         var tuning: TuningPreset?
-        if let preset {
-            guard let p = TuningPreset.named(preset) else { throw CLIError(InputChecks.unknownPreset(preset)) }
+        if let p = preset {
             guard !p.notes.isEmpty else { throw CLIError("preset '\(p.id)' has no strings to play") }
             tuning = p
         }

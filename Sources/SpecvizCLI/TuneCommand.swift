@@ -44,11 +44,12 @@ struct TuneCommand: ParsableCommand {
     @Flag(help: "With --csv or --json: the detector's unlatched estimate instead of the display.")
     var raw = false
 
-    @Option(help: "Tuning preset id (see `specviz presets`).")
-    var preset: String = "chromatic"
+    @Option(help: "Tuning preset id (see `specviz presets`).", transform: TuningPreset.option)
+    var preset: TuningPreset = .chromatic
 
-    @Option(help: "Reference pitch of A4 in Hz: 415, 416, 430.54, 432, 440, 441, 442, 443, 444 or any 400–480.")
-    var reference: Double = 440
+    @Option(help: "Reference pitch of A4 in Hz: 415, 416, 430.54, 432, 440, 441, 442, 443, 444 or any 400–480.",
+            transform: ReferencePitch.option)
+    var reference: ReferencePitch = .standard
 
     @Flag(help: "Name notes with flats (Db3) instead of sharps (C#3).")
     var flats = false
@@ -58,17 +59,11 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         if csv && json { throw ValidationError("--csv and --json are alternatives: pick one") }
         if raw && !csv && !json { throw ValidationError("--raw goes with --csv or --json") }
-        if ReferencePitch(reference) == nil {
-            throw ValidationError("--reference must be between 400 and 480 Hz (got \(reference))")
-        }
-        if TuningPreset.named(preset) == nil {
-            throw ValidationError(InputChecks.unknownPreset(preset))
-        }
     }
 
     func run() throws {
-        let ref = ReferencePitch(reference)!.hertz
-        let tuningPreset = TuningPreset.named(preset)!
+        let ref = reference.hertz
+        let tuningPreset = preset
         let system = try tuningSystem.system()
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
         let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)

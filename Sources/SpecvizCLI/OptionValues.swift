@@ -1,0 +1,109 @@
+import ArgumentParser
+import Geometry
+import Tuning
+
+// The values of the enumerated and structured options (issue 15): each is parsed in one
+// place, here, by the same function for its flag (`@Option(transform:)`) and its config-file
+// key, so the spelling rules and the error text are the same everywhere. Errors list the
+// close matches ("did you mean …").
+
+/// A value an option takes: parsed from its text, or a one-line error naming the option.
+protocol OptionValue {
+    /// What the option is called in messages ("mode", "preset", …).
+    static var noun: String { get }
+    init(parsing text: String) throws
+}
+
+extension OptionValue {
+    /// For `@Option(transform:)`: the parse, with its message as the command's error.
+    static func option(_ text: String) throws -> Self { try Self(parsing: text) }
+}
+
+/// An unknown name: "unknown mode 'lasers', did you mean …? (modes: …)".
+func unknownName(_ noun: String, _ text: String, among names: [String], plural: String? = nil) -> ValidationError {
+    ValidationError("unknown \(noun) '\(text)'" + InputChecks.suggestions(text, among: names)
+        + " (\(plural ?? noun + "s"): \(names.joined(separator: ", ")))")
+}
+
+extension VisualizationMode: OptionValue {
+    static let noun = "mode"
+    init(parsing text: String) throws {
+        guard let m = VisualizationMode(rawValue: text.lowercased()) else {
+            throw unknownName("mode", text, among: Self.allCases.map(\.rawValue))
+        }
+        self = m
+    }
+}
+
+extension TunerMeter: OptionValue {
+    static let noun = "meter"
+    init(parsing text: String) throws {
+        guard let m = TunerMeter(rawValue: text.lowercased()) else { throw unknownName("meter", text, among: Self.allCases.map(\.rawValue)) }
+        self = m
+    }
+}
+
+extension Palette: OptionValue {
+    static let noun = "palette"
+    init(parsing text: String) throws {
+        guard let p = Palette.named(text) else { throw unknownName("palette", text, among: Palette.all.map(\.name)) }
+        self = p
+    }
+}
+
+extension TuningPreset: OptionValue {
+    static let noun = "preset"
+    init(parsing text: String) throws {
+        guard let p = TuningPreset.named(text) else { throw ValidationError(InputChecks.unknownPreset(text)) }
+        self = p
+    }
+}
+
+extension ReferencePitch: OptionValue {
+    static let noun = "reference"
+    init(parsing text: String) throws {
+        guard let hz = Double(text), let r = ReferencePitch(hz) else {
+            throw ValidationError("A4 must be \(Int(ReferencePitch.range.lowerBound))–\(Int(ReferencePitch.range.upperBound)) Hz")
+        }
+        self = r
+    }
+}
+
+/// `WxH` in pixels, each 16…8192 and even (video needs it).
+struct FrameSize: OptionValue, Equatable, CustomStringConvertible {
+    static let noun = "size"
+    var width: Int
+    var height: Int
+    static let standard = FrameSize(width: 1920, height: 1080)
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    init(parsing text: String) throws {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else {
+            throw ValidationError("a size must be WxH with 16…8192 pixels each, e.g. 1920x1080, not '\(text)'")
+        }
+        guard w % 2 == 0 && h % 2 == 0 else { throw ValidationError("a size must be even in both directions (video needs it), not '\(text)'") }
+        self.init(width: w, height: h)
+    }
+
+    var description: String { "\(width)x\(height)" }
+}
+
+/// Where `live` draws.
+enum LiveDisplayKind: String, CaseIterable, OptionValue {
+    case auto, terminal, fb
+    static let noun = "display"
+    init(parsing text: String) throws {
+        switch text.lowercased() {
+        case "framebuffer": self = .fb
+        case "term": self = .terminal
+        default:
+            guard let d = LiveDisplayKind(rawValue: text.lowercased()) else { throw unknownName("display", text, among: Self.allCases.map(\.rawValue)) }
+            self = d
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import SpecvizTestSupport
+import XCTest
+
+/// SPEC §1's machine-readable contracts for `tune` and `tempo` (outside tools parse them),
+/// and the typed options' one-line errors (issue 15).
+final class ContractCLITests: XCTestCase {
+    /// `tune --csv`: header `time_s,f0_hz,note,cents,confidence`; one row per 512-sample hop in
+    /// time order; empty f0/note/cents while the display shows ---; ≥ 4 decimals of f0.
+    func testTuneCSV() throws {
+        let dir = CLI.tempDir()
+        // 0.3 s of silence, then A4 +10 ¢ for 1 s.
+        let a4 = Signals.sines([(440 * pow(2, 10.0 / 1200), 0.4), (880 * pow(2, 10.0 / 1200), 0.15)], seconds: 1.0)
+        try Signals.writeWAV([Float](repeating: 0, count: 13_230) + a4, to: dir + "/a.wav")
+        let r = try CLI.run(["tune", dir + "/a.wav", "--csv"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        XCTAssertEqual(rows.first, ["time_s", "f0_hz", "note", "cents", "confidence"])
+        let body = rows.dropFirst()
+        XCTAssertEqual(body.count, (13_230 + 44_100) / 512)
+        var last = -1.0
+        for row in body {
+            XCTAssertEqual(row.count, 5, "\(row)")
+            let t = try XCTUnwrap(Double(row[0]))
+            XCTAssertGreaterThan(t, last)
+            last = t
+            let c = try XCTUnwrap(Double(row[4]))
+            XCTAssertTrue((0...1).contains(c))
+            // The three display columns are empty together or filled together.
+            XCTAssertEqual(row[1].isEmpty, row[2].isEmpty, "\(row)")
+            XCTAssertEqual(row[1].isEmpty, row[3].isEmpty, "\(row)")
+        }
+        // Silence shows nothing; the held note shows A4 at +10 ¢ with ≥ 4 decimals of f0.
+        XCTAssertTrue(body.first { (Double($0[0]) ?? 0) < 0.25 }?[1].isEmpty ?? false)
+        let shown = body.filter { !$0[1].isEmpty }
+        XCTAssertGreaterThan(shown.count, body.count / 2)
+        let end = try XCTUnwrap(shown.last)
+        XCTAssertEqual(end[2], "A4")
+        XCTAssertEqual(try XCTUnwrap(Double(end[3])), 10, accuracy: 1.5)
+        XCTAssertGreaterThanOrEqual(end[1].split(separator: ".").last?.count ?? 0, 4)
+        XCTAssertEqual(try XCTUnwrap(Double(end[1])), 440 * pow(2, 10.0 / 1200), accuracy: 0.5)
+    }
+
+    /// `tempo --csv`: header `time_s,bpm,confidence`, ≥ 2 rows per second, bpm empty while no
+    /// tempo shows; `--json`: bpm, confidence and a timeline of [time_s, bpm or null, confidence].
+    func testTempoCSVAndJSON() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(ClickTracks.fourOnTheFloor(bpm: 120, seconds: 12, sampleRate: 44_100), to: dir + "/t.wav")
+        let csv = try CLI.run(["tempo", dir + "/t.wav", "--csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        XCTAssertEqual(rows.first, ["time_s", "bpm", "confidence"])
+        let body = rows.dropFirst()
+        XCTAssertGreaterThanOrEqual(body.count, 2 * 12 - 2)
+        XCTAssertTrue(body.allSatisfy { $0.count == 3 && Double($0[0]) != nil && Double($0[2]) != nil })
+        XCTAssertTrue(body.first?[1].isEmpty ?? false, "no tempo at the very start")
+        XCTAssertEqual(Double(try XCTUnwrap(body.last)[1]) ?? 0, 120, accuracy: 2)
+
+        let json = try CLI.run(["tempo", dir + "/t.wav", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(obj["bpm"] as? Double ?? 0, 120, accuracy: 2)
+        XCTAssertTrue((0...1).contains(obj["confidence"] as? Double ?? -1))
+        let timeline = try XCTUnwrap(obj["timeline"] as? [[Any]])
+        XCTAssertEqual(timeline.count, body.count, "the same updates as --csv")
+        for entry in timeline {
+            XCTAssertEqual(entry.count, 3)
+            XCTAssertNotNil(entry[0] as? Double)
+            XCTAssertTrue(entry[1] is NSNull || entry[1] is Double)
+        }
+        // Beat-less: bpm is null in JSON.
+        try Signals.writeWAV(Signals.sines([(220, 0.3)], seconds: 4), to: dir + "/hum.wav")
+        let none = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try CLI.run(["tempo", dir + "/hum.wav", "--json"]).stdout.utf8)) as? [String: Any])
+        XCTAssertTrue(none["bpm"] is NSNull)
+    }
+
+    /// Misspelt enumerated values are one line listing close matches, from the flag and from
+    /// the config file alike; a preset never falls back to chromatic.
+    func testMisspeltValuesSuggestCloseMatches() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.5), to: dir + "/a.wav")
+        let cases: [([String], String)] = [
+            (["render", dir + "/a.wav", "--preset", "gutiar", "-o", dir + "/o.png"], "did you mean guitar-standard"),
+            (["tune", dir + "/a.wav", "--preset", "violn"], "did you mean violin, viola"),
+            (["tone", "--preset", "gutiar"], "did you mean guitar-standard"),
+            (["render", dir + "/a.wav", "--mode", "bras", "-o", dir + "/o.png"], "did you mean bars"),
+            (["render", dir + "/a.wav", "--palette", "magam", "-o", dir + "/o.png"], "did you mean magma"),
+            (["render", dir + "/a.wav", "--meter", "wheal", "-o", dir + "/o.png"], "did you mean wheel"),
+            (["render", dir + "/a.wav", "--size", "1920x1081", "-o", dir + "/o.png"], "even"),
+            (["tune", dir + "/a.wav", "--reference", "500"], "400–480 Hz"),
+        ]
+        for (args, mention) in cases {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("specviz: error: ") && r.stderr.contains(mention), "\(args): \(r.stderr)")
+        }
+        XCTAssertEqual(CLI.files(dir), ["a.wav"])
+        // The same rule in the config file, naming the file and the line.
+        try FileManager.default.createDirectory(atPath: dir + "/c", withIntermediateDirectories: true)
+        try "{\n\"mode\": \"bras\"\n}".write(toFile: dir + "/c/config.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", dir + "/a.wav", "--at", "0.2", "-o", dir + "/o.png"], stdinFile: nil, env: ["SPECVIZ_CONFIG": dir + "/c/config.json"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("line 2") && r.stderr.contains("did you mean bars"), r.stderr)
+    }
+}
