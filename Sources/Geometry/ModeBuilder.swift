@@ -26,3 +26,55 @@ public enum VisualizationMode: String, CaseIterable, Sendable {
         }
     }
 }
+
+/// What a mode shows around its own geometry, and what it needs fed: decided here, once,
+/// so that adding a mode is one builder file, one entry in `traits` and its golden frames.
+public struct ModeTraits: Sendable, Equatable {
+    /// The text around the picture.
+    public enum LabelSet: Sendable, Equatable {
+        /// dB and frequency labels in this style, and the title.
+        case axes(Labels.Style)
+        /// The 3D waterfall's axis labels and the title.
+        case surface
+        /// Only the title.
+        case titleOnly
+        /// None (the mode draws its own text).
+        case none
+    }
+
+    /// Shows the tuner and BPM overlays and the beat flash (SPEC §4).
+    public var overlays: Bool
+    /// Draws the waveform strip under the picture.
+    public var waveformStrip: Bool
+    public var labels: LabelSet
+    /// `--palette` sets the heatmap rather than the frequency gradient.
+    public var paletteIsHeatmap: Bool
+    /// Needs the pitch tracker and stroboscope (the tuner view).
+    public var needsPitch: Bool
+    /// Needs the oscilloscope trigger.
+    public var needsScope: Bool
+
+    public init(overlays: Bool = false, waveformStrip: Bool = true, labels: LabelSet, paletteIsHeatmap: Bool = false,
+                needsPitch: Bool = false, needsScope: Bool = false) {
+        self.overlays = overlays
+        self.waveformStrip = waveformStrip
+        self.labels = labels
+        self.paletteIsHeatmap = paletteIsHeatmap
+        self.needsPitch = needsPitch
+        self.needsScope = needsScope
+    }
+}
+
+extension VisualizationMode {
+    /// The mode's traits (the one table of them).
+    public var traits: ModeTraits {
+        switch self {
+        case .bars, .curve: return ModeTraits(overlays: true, labels: .axes(.linear))
+        case .circular: return ModeTraits(labels: .axes(.radial))
+        case .spectrogram: return ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true)
+        case .surface, .surfacePlus: return ModeTraits(overlays: true, labels: .surface)
+        case .tuner: return ModeTraits(waveformStrip: false, labels: .none, needsPitch: true)
+        case .scope: return ModeTraits(waveformStrip: false, labels: .titleOnly, needsScope: true)
+        }
+    }
+}

@@ -17,7 +17,8 @@ public final class FrameComposer {
     public let layout: Layout
     let rasterizer: Rasterizer
     let glyphs: GlyphProvider?
-    var flashFrames = 0
+    /// Media time until which the current beat flash lasts.
+    var flashUntil = -1e9
     var lastBeatCount = 0
     /// Media time of the last new beat (drives the BPM overlay's dot).
     var lastBeatTime = -1e9
@@ -40,20 +41,20 @@ public final class FrameComposer {
 
     /// Advances one video frame toward `target` (the latest analysis frame at or before
     /// the frame's time). `beats` counts beats detected so far: a new beat starts the
-    /// +0.15 flash for 6 frames and lights the BPM overlay's dot, which fades over `beatFade`.
+    /// +0.15 flash for `settings.beatFlash` seconds (the frames that start within it) and
+    /// lights the BPM overlay's dot, which fades over `beatFade`.
     public func step(toward target: SpectrumFrame, time: Double, beats: Int = 0) {
         state.step(toward: target)
         state.time = time
         if beats > lastBeatCount {
-            flashFrames = 6
+            flashUntil = time + settings.beatFlash
             lastBeatCount = beats
             lastBeatTime = time
         }
         if state.tempo != nil {
             state.tempo!.beat = Float(max(0, 1 - (time - lastBeatTime) / FrameComposer.beatFade))
         }
-        state.flash = flashFrames > 0 ? 0.15 : 0
-        if flashFrames > 0 { flashFrames -= 1 }
+        state.flash = time < flashUntil - 1e-9 ? 0.15 : 0
     }
 
     /// Continues from another composer (live mode switch or resize): its visual state and
@@ -62,7 +63,7 @@ public final class FrameComposer {
         state = other.state
         lastBeatCount = other.lastBeatCount
         lastBeatTime = other.lastBeatTime
-        flashFrames = other.flashFrames
+        flashUntil = other.flashUntil
     }
 
     public func setOverlays(tuner: TunerOverlay?, tempo: TempoOverlay?) {
@@ -88,9 +89,8 @@ public final class FrameComposer {
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)
-        scene.flash = modeFlashes ? state.flash : 0
         ModeCatalog.build(settings.mode, state: state, layout: layout, settings: settings, into: &scene)
-        scene.flash = 0
+        if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
             let ms = lastRenderSeconds * 1000
             let text = "render \(Int(saturating: ms * 10) / 10).\(Int(saturating: ms * 10) % 10) ms  \(Int(saturating: (1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
@@ -100,12 +100,7 @@ public final class FrameComposer {
     }
 
     /// Modes that show the beat flash (SPEC §4: the overlays' modes).
-    var modeFlashes: Bool {
-        switch settings.mode {
-        case .bars, .curve, .surface, .surfacePlus: return settings.tempoOverlay
-        default: return false
-        }
-    }
+    var modeFlashes: Bool { settings.mode.traits.overlays && settings.tempoOverlay }
 
     /// Builds and rasterises the current state into `picture`.
     public func render(into picture: inout PixelBuffer) throws {

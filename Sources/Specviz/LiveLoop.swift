@@ -28,16 +28,18 @@ public final class LiveLoop {
     public private(set) var settings: RenderSettings
     public let clock: Clock
     public let pump: LiveAudioPump
-    public let feed: AnalysisFeed
+    /// Audio → analysis → trackers → visual state, one step per frame (as in a render).
+    public let pipeline: Pipeline
+    public var feed: AnalysisFeed { pipeline.feed }
     public let display: LiveDisplay
-    public private(set) var composer: FrameComposer
+    public var composer: FrameComposer { pipeline.composer }
     let glyphs: GlyphProvider?
     /// The next pending key byte, or nil (terminal keyboard).
     public var readKey: () -> UInt8? = { nil }
     /// Polled once per frame; true stops the loop (Ctrl-C, SIGTERM).
     public var interrupted: () -> Bool = { false }
     /// The pitch and tempo trackers (always running: keys switch overlays and modes).
-    public let trackers: OverlayTrackers
+    public var trackers: OverlayTrackers { pipeline.trackers! }
     /// Receives a one-line status (fps, frame time, mode) about once a second.
     public var status: ((String) -> Void)?
     /// Stop after this many seconds of media (nil: until the file ends or q).
@@ -60,11 +62,9 @@ public final class LiveLoop {
         self.pump = pump
         self.display = display
         self.glyphs = glyphs
-        feed = AnalysisFeed(source: pump.fifo, config: s.analysis)
-        composer = FrameComposer(settings: s, glyphs: glyphs)
-        trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
+        let trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
                                    preset: s.preset, reference: s.reference, system: s.tuningSystem)
-        feed.taps.append(trackers)
+        pipeline = Pipeline(source: pump.fifo, settings: s, glyphs: glyphs, trackers: trackers)
         picture = PixelBuffer(width: s.width, height: s.height)
     }
 
@@ -123,10 +123,7 @@ public final class LiveLoop {
     }
 
     private func stepState(time: Double) throws {
-        try feed.advance(to: time)
-        let beats = trackers.apply(to: composer, dt: 1 / Double(settings.fps), time: time,
-                                   tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay)
-        composer.step(toward: feed.latest, time: time, beats: beats)
+        try pipeline.step(time: time, dt: 1 / Double(settings.fps))
     }
 
     /// Reacts to every pending key (see the type's documentation).
@@ -157,9 +154,7 @@ public final class LiveLoop {
     /// state (smoothing, peaks, histories).
     private func applySettings() {
         rebuild = false
-        let old = composer
-        composer = FrameComposer(settings: settings, glyphs: glyphs)
-        composer.adopt(old)
+        pipeline.rebuild(settings: settings, glyphs: glyphs)
         picture.resize(width: settings.width, height: settings.height)
         if paused { showDimmed() }
     }

@@ -1,7 +1,8 @@
 import Geometry
 import SpecvizCore
 
-/// Which builders make up each mode's frame.
+/// Builds a mode's frame: its builder, then what its traits add around it (waveform strip,
+/// labels, overlays), in that order.
 enum ModeCatalog {
     static func build(_ mode: VisualizationMode, state: VisualState, layout: Layout, settings: RenderSettings,
                       into scene: inout Scene) {
@@ -9,12 +10,8 @@ enum ModeCatalog {
         case .tuner:
             TunerViewMode(meter: settings.meter, preset: settings.preset.id, reference: settings.reference)
                 .build(state, layout: layout, into: &scene)
-            return
         case .scope:
-            // The scope replaces the waveform strip and the spectrum labels.
             ScopeMode().build(state, layout: layout, into: &scene)
-            if let title = settings.title, layout.labels { Labels.title(title, layout: layout, into: &scene) }
-            return
         case .bars:
             BarsMode(palette: settings.palette).build(state, layout: layout, into: &scene)
         case .curve:
@@ -30,16 +27,18 @@ enum ModeCatalog {
         case .surface, .surfacePlus:
             SurfaceMode(ridgelines: mode == .surfacePlus, palette: settings.palette).build(state, layout: layout, into: &scene)
         }
-        WaveformStrip().build(state, layout: layout, into: &scene)
-        if mode == .surface || mode == .surfacePlus {
-            SurfaceMode.labels(state, layout: layout, into: &scene, title: settings.title)
-        } else {
-            let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
+        let traits = mode.traits
+        if traits.waveformStrip { WaveformStrip().build(state, layout: layout, into: &scene) }
+        switch traits.labels {
+        case .axes(let style):
             Labels(style: style, heatPalette: settings.heatPalette).build(state, layout: layout, into: &scene, title: settings.title)
+        case .surface:
+            SurfaceMode.labels(state, layout: layout, into: &scene, title: settings.title)
+        case .titleOnly:
+            if let title = settings.title, layout.labels { Labels.title(title, layout: layout, into: &scene) }
+        case .none:
+            break
         }
-        // Tuner and BPM overlays (SPEC §4: bars, curve, surface, surface+).
-        if mode == .bars || mode == .curve || mode == .surface || mode == .surfacePlus {
-            OverlayView().build(state, layout: layout, into: &scene)
-        }
+        if traits.overlays { OverlayView().build(state, layout: layout, into: &scene) }
     }
 }

@@ -45,8 +45,8 @@ public final class OverlayTrackers: AnalysisTap {
 
     /// The trackers a render with these settings needs (nil: none).
     public static func forRender(_ settings: RenderSettings, sampleRate: Int) -> OverlayTrackers? {
-        let pitch = settings.tunerOverlay || settings.mode == .tuner
-        let scope = settings.mode == .scope
+        let pitch = settings.tunerOverlay || settings.mode.traits.needsPitch
+        let scope = settings.mode.traits.needsScope
         guard pitch || settings.tempoOverlay || scope else { return nil }
         return OverlayTrackers(sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay, scope: scope,
                                preset: settings.preset, reference: settings.reference, system: settings.tuningSystem)
@@ -121,9 +121,9 @@ public final class OverlayTrackers: AnalysisTap {
                 strobeReading = strobe.reading()
                 heardSinceReading = false
             }
-            if composer.settings.mode == .tuner { composer.updateTunerView(pitch.display, strobe: strobeReading, dt: dt) }
+            if composer.settings.mode.traits.needsPitch { composer.updateTunerView(pitch.display, strobe: strobeReading, dt: dt) }
         }
-        if let scope, composer.settings.mode == .scope { composer.updateScope(scope) }
+        if let scope, composer.settings.mode.traits.needsScope { composer.updateScope(scope) }
         return tempoOverlay ? count : 0
     }
 }

@@ -12,8 +12,10 @@ import SpecvizCore
 /// full render), but not rasterised; a still at T equals frame T of the whole video.
 public final class RenderJob {
     public let settings: RenderSettings
-    public let feed: AnalysisFeed
-    public let composer: FrameComposer
+    /// Audio → analysis → trackers → visual state, one step per frame.
+    public let pipeline: Pipeline
+    public var feed: AnalysisFeed { pipeline.feed }
+    public var composer: FrameComposer { pipeline.composer }
     public let from: Double
     public let to: Double?
     /// Called on the calling thread after each frame is written: (written, total or nil).
@@ -25,14 +27,12 @@ public final class RenderJob {
     public var finishedReading: () -> Void = {}
     /// The pitch and tempo trackers of the overlays and the tuner view (nil when the
     /// settings show none of them); they listen to the feed.
-    public let trackers: OverlayTrackers?
+    public var trackers: OverlayTrackers? { pipeline.trackers }
 
     public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, from: Double = 0, to: Double? = nil) {
         self.settings = settings
-        feed = AnalysisFeed(source: source, config: settings.analysis)
-        composer = FrameComposer(settings: settings, glyphs: glyphs)
-        trackers = OverlayTrackers.forRender(settings, sampleRate: source.sampleRate)
-        if let trackers { feed.taps.append(trackers) }
+        pipeline = Pipeline(source: source, settings: settings, glyphs: glyphs,
+                            trackers: OverlayTrackers.forRender(settings, sampleRate: source.sampleRate))
         self.from = from.isFinite ? max(0, from) : 0
         // Never past the end of the input when its duration is known.
         if let d = source.duration, let t = to { self.to = min(t, d) } else { self.to = to }
@@ -48,13 +48,10 @@ public final class RenderJob {
     /// Steps the state through frame `k` (absolute index from time 0).
     func step(_ k: Int) throws -> Bool {
         let t = Double(k) / Double(settings.fps)
-        try feed.advance(to: t)
+        try pipeline.step(time: t, dt: 1 / Double(settings.fps))
         if feed.exhausted && feed.samplesRead == 0 {
             throw RenderError("'\(sourceName)' contains no audio samples")
         }
-        let beats = trackers?.apply(to: composer, dt: 1 / Double(settings.fps), time: t,
-                                    tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
-        composer.step(toward: feed.latest, time: t, beats: beats)
         // Past the end of the audio (of unknown length: a pipe)?
         if feed.exhausted && t >= feed.timeRead + 1e-9 && feed.source.duration == nil { return false }
         return true

@@ -13,6 +13,8 @@ public struct RenderSettings: Sendable {
     public var title: String? = nil
     /// Render-time / FPS readout in the corner.
     public var stats = false
+    /// Seconds a beat flash lasts (at any frame rate: 6 frames at 60 fps, 3 at 30).
+    public var beatFlash = 0.1
     /// The spectrum analysis (scale, bands, FFT, window, weighting, tilt, dB range, gain).
     /// The library default is the seed's analysis; the command line starts from
     /// `AnalysisConfig()` (its own default tilt).

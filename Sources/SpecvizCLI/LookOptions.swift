@@ -60,7 +60,7 @@ struct LookOptions: ParsableArguments {
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240") }
         s.fps = fps
         if let palette {
-            if s.mode == .spectrogram { s.heatPalette = palette } else { s.palette = palette }
+            if s.mode.traits.paletteIsHeatmap { s.heatPalette = palette } else { s.palette = palette }
         }
         s.labels = !noLabels
         s.title = title

@@ -60,9 +60,6 @@ public struct Scene: Sendable {
     public var vertices2D: [Vertex2D] = []
     public var vertices3D: [Vertex3D] = []
     public var items: [Item] = []
-    /// Additive colour boost (beat flash, +0.15 for 6 video frames) applied to every vertex
-    /// colour when the draw is closed.
-    public var flash: Float = 0
 
     public init(width: Int, height: Int, clearColor: SIMD4<Float> = SIMD4(0, 0, 0, 1)) {
         self.width = width
@@ -77,7 +74,6 @@ public struct Scene: Sendable {
         vertices2D.removeAll(keepingCapacity: true)
         vertices3D.removeAll(keepingCapacity: true)
         items.removeAll(keepingCapacity: true)
-        flash = 0
     }
 
     /// Width / height.
@@ -94,16 +90,12 @@ public struct Scene: Sendable {
         open2D = vertices2D.count
     }
 
-    /// Closes the open 2D draw (applying the beat flash) and records it. Empty draws are dropped.
+    /// Closes the open 2D draw and records it. Empty draws are dropped.
     public mutating func end2D() {
         guard let first = open2D else { preconditionFailure("no 2D draw is open") }
         open2D = nil
         let count = vertices2D.count - first
         guard count > 0 else { return }
-        if flash != 0 {
-            let boost = SIMD4<Float>(flash, flash, flash, 0)
-            for i in first..<vertices2D.count { vertices2D[i].color += boost }
-        }
         items.append(.draw(DrawCommand(pipeline: .flat2D, first: first, count: count)))
     }
 
@@ -117,11 +109,15 @@ public struct Scene: Sendable {
         open3D = nil
         let count = vertices3D.count - first
         guard count > 0 else { return }
-        if flash != 0 {
-            let boost = SIMD4<Float>(flash, flash, flash, 0)
-            for i in first..<vertices3D.count { vertices3D[i].color += boost }
-        }
         items.append(.draw(DrawCommand(pipeline: .lit3D, first: first, count: count, mvp: mvp)))
+    }
+
+    /// Adds `amount` to the red, green and blue of every vertex (the beat flash), after the
+    /// frame is built.
+    public mutating func brighten(by amount: Float) {
+        let boost = SIMD4<Float>(amount, amount, amount, 0)
+        for i in vertices2D.indices { vertices2D[i].color += boost }
+        for i in vertices3D.indices { vertices3D[i].color += boost }
     }
 
     public mutating func addText(_ run: TextRun) {

@@ -22,6 +22,23 @@ final class BeatFlashTests: XCTestCase {
         return s
     }
 
+    /// The flash lasts a time (100 ms), not a number of frames: 3 frames at 30 fps, 6 at 60.
+    func testFlashLastsATenthOfASecondAtAnyFrameRate() {
+        for (fps, frames) in [(30, 3), (60, 6), (24, 3)] {
+            var s = RenderSettings()
+            s.fps = fps
+            s.width = 64
+            s.height = 36
+            let composer = FrameComposer(settings: s, glyphs: nil)
+            var lit = 0
+            for k in 0..<(2 * fps) {
+                composer.step(toward: SpectrumFrame(), time: Double(k) / Double(fps), beats: k >= 5 ? 1 : 0)
+                if composer.state.flash > 0 { lit += 1 }
+            }
+            XCTAssertEqual(lit, frames, "\(fps) fps")
+        }
+    }
+
     /// Frames (from 0) on which a flash starts.
     func flashStarts(_ job: RenderJob, frames: Int) throws -> [Int] {
         var starts: [Int] = []

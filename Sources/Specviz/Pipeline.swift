@@ -1,0 +1,39 @@
+import Analysis
+import Geometry
+import SpecvizCore
+
+/// The one path from sound to a frame's state, stepped once per video frame by an offline
+/// render (`RenderJob`) and by the live loop alike: the feed reads audio up to the frame's
+/// time and analyses it, the trackers it feeds (pitch, tempo, scope) update the overlays,
+/// and the composer advances its visual state. Rendering the state is the composer's.
+public final class Pipeline {
+    public let feed: AnalysisFeed
+    /// The pitch, tempo and scope trackers the settings need (nil: none).
+    public let trackers: OverlayTrackers?
+    public private(set) var composer: FrameComposer
+
+    public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, trackers: OverlayTrackers?) {
+        feed = AnalysisFeed(source: source, config: settings.analysis)
+        composer = FrameComposer(settings: settings, glyphs: glyphs)
+        self.trackers = trackers
+        if let trackers { feed.taps.append(trackers) }
+    }
+
+    /// Steps through the video frame at media time `time` (lasting `dt` seconds): analysis
+    /// up to `time`, the overlays and beats of that frame, one visual-state step.
+    public func step(time: Double, dt: Double) throws {
+        try feed.advance(to: time)
+        let settings = composer.settings
+        let beats = trackers?.apply(to: composer, dt: dt, time: time,
+                                    tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
+        composer.step(toward: feed.latest, time: time, beats: beats)
+    }
+
+    /// New settings or a new size (live keys, a resized display): a new composer that keeps
+    /// the visual state (smoothing, peaks, histories, the running flash).
+    public func rebuild(settings: RenderSettings, glyphs: GlyphProvider?) {
+        let old = composer
+        composer = FrameComposer(settings: settings, glyphs: glyphs)
+        composer.adopt(old)
+    }
+}
