@@ -1,28 +1,5 @@
 import SpecvizCore
 
-/// Where live sound is played (ALSA playback); the loop only needs these two things.
-public protocol LiveAudioOutput: AnyObject {
-    /// Queues interleaved frames, blocking until they are queued.
-    func write(_ interleaved: UnsafeBufferPointer<Float>) throws
-    /// Frames queued but not yet heard (`snd_pcm_delay`).
-    var delay: Int { get }
-}
-
-/// An interleaved float stream (a file decoder).
-public protocol InterleavedAudioSource: AnyObject {
-    var sampleRate: Int { get }
-    var channelCount: Int { get }
-    /// Reads up to `buffer.count / channelCount` frames; returns frames, 0 at the end.
-    func readInterleaved(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
-}
-
-/// A live input that returns what has been captured without blocking (ALSA capture).
-public protocol LiveAudioInput: AnyObject {
-    var sampleRate: Int { get }
-    /// Reads up to `buffer.count` mono samples already captured; never blocks.
-    func readAvailableMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
-}
-
 /// Moves live audio forward with the clock and says which media time is being heard.
 ///
 /// Two kinds: a file played through an output (`playing`), whose mono mix also feeds the

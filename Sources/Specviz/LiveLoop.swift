@@ -2,12 +2,6 @@ import Analysis
 import Geometry
 import SpecvizCore
 
-/// A display the live loop draws into (framebuffer, terminal). `preferredSize` may change
-/// between frames (a terminal window resized); the loop then renders at the new size.
-public protocol LiveDisplay: FrameSink {
-    var preferredSize: (width: Int, height: Int)? { get }
-}
-
 /// The real-time loop of `specviz render --live` and `specviz live` (seed 000: animation
 /// decoupled from the audio rate; SPEC §3 last paragraph).
 ///

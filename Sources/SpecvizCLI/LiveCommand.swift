@@ -68,11 +68,6 @@ struct DisplayOptions: ParsableArguments {
     var fbBpp: Int = 32
 }
 
-extension ALSAPlayback: LiveAudioOutput {}
-extension ALSACapture: LiveAudioInput {}
-extension AudioDecoder: InterleavedAudioSource {}
-extension FramebufferSink: LiveDisplay {}
-extension TerminalSink: LiveDisplay {}
 
 /// Opens the display, runs the live loop, restores the terminal and saves the settings.
 enum LiveRunner {
@@ -157,13 +152,3 @@ enum LiveRunner {
     }
 }
 
-/// The monotonic system clock (`clock_gettime`, `nanosleep`).
-final class SystemClock: Clock {
-    func now() -> Double { monotonicSeconds() }
-    func sleep(until time: Double) {
-        let d = time - now()
-        guard d > 0 else { return }
-        var ts = timespec(tv_sec: Int(d), tv_nsec: Int((d - Double(Int(d))) * 1e9))
-        nanosleep(&ts, nil)
-    }
-}

@@ -27,3 +27,15 @@ public func threadCPUSeconds() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
 
 /// CPU seconds used by the whole process, all threads (`CLOCK_PROCESS_CPUTIME_ID`).
 public func processCPUSeconds() -> Double { seconds(CLOCK_PROCESS_CPUTIME_ID) }
+
+/// The monotonic system clock (`clock_gettime`, `nanosleep`): the live loop's real clock.
+public final class SystemClock: Clock {
+    public init() {}
+    public func now() -> Double { monotonicSeconds() }
+    public func sleep(until time: Double) {
+        let d = time - now()
+        guard d > 0 else { return }
+        var ts = timespec(tv_sec: Int(d), tv_nsec: Int((d - Double(Int(d))) * 1e9))
+        nanosleep(&ts, nil)
+    }
+}

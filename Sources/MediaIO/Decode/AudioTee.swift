@@ -1,16 +1,9 @@
 import Foundation
 import SpecvizCore
 
-/// Reads interleaved sound for the audio track of a video (`AudioTrackEncoder`).
-public protocol AudioTrackSource: AnyObject {
-    /// Samples per second (Hz) and channels per frame.
-    var sampleRate: Int { get }
-    var channelCount: Int { get }
-    /// Reads up to `buffer.count / channelCount` frames; 0 at the end.
-    func readInterleaved(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
-}
-
-extension AudioDecoder: AudioTrackSource {}
+/// Interleaved sound for the audio track of a video (`AudioTrackEncoder`): the core's
+/// `InterleavedAudioSource`.
+public typealias AudioTrackSource = InterleavedAudioSource
 
 /// One decoder read once by two consumers at their own pace, on their own threads: the
 /// analysis (a mono `AudioSource`) and the video's audio track (interleaved, from a start
