@@ -14,6 +14,8 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     public let codecName: String
     /// The name it was opened with (for messages).
     public var description: String { path }
+    /// Title, artist, album and the embedded cover, read when the file is opened.
+    public let tags: MediaTags
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -80,6 +82,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
                 seconds = Double(fmt!.pointee.duration) / Double(AV_TIME_BASE)
             }
             duration = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            tags = MediaTags(format: fmt!, audioStream: index)
         } catch {
             Self.release(format: &format, codec: &codec, resampler: &resampler, input: &input)
             var p: UnsafeMutablePointer<AVPacket>? = packet
