@@ -18,6 +18,9 @@ public struct ArtworkLayout: Sendable, Equatable {
     public var anchor: TextRun.Anchor
     /// Widest a line may be (pixels) before it is shortened with "…".
     public var lineWidth: Float
+    /// Pixels the spectrum area should start lower so that the cover and its lines do not
+    /// cover it (portrait and square frames with a cover; 0 otherwise).
+    public var topInset: Float = 0
 
     public init(layout: Layout, hasCover: Bool) {
         let w = Float(layout.width), h = Float(layout.height), f = layout.fontSize
@@ -40,7 +43,7 @@ public struct ArtworkLayout: Sendable, Equatable {
         } else {
             // Portrait and square: the cover at the top centre under the header, the lines
             // centred below it.
-            let side = (0.36 * w).rounded()
+            let side = (0.3 * w).rounded()
             let top = slot.y1 + f * 0.8
             cover = hasCover ? Layout.Rect(x0: ((w - side) / 2).rounded(), y0: top, x1: ((w + side) / 2).rounded(), y1: top + side) : nil
             titleSize = f * 1.3
@@ -50,6 +53,10 @@ public struct ArtworkLayout: Sendable, Equatable {
             artistOrigin = SIMD2(w / 2, baseline + titleSize * 1.3)
             anchor = .center
             lineWidth = w - 2 * margin
+            if hasCover {
+                let spectrumTop = (1 - layout.spectrum.y1) * 0.5 * h
+                topInset = max(0, artistOrigin.y + artistSize * 0.8 - spectrumTop)
+            }
         }
     }
 

@@ -49,7 +49,9 @@ public struct Layout: Sendable {
     /// Baseline origin (pixels, left-anchored) of the waveform label.
     public let waveformLabelOrigin: SIMD2<Float>
 
-    public init(width: Int, height: Int, labels: Bool = true) {
+    /// - topInset: pixels the spectrum area starts lower than the header (room for a cover
+    ///   and its title lines at the top of a portrait frame); 0 by default.
+    public init(width: Int, height: Int, labels: Bool = true, topInset: Float = 0) {
         self.width = width
         self.height = height
         self.labels = labels
@@ -76,7 +78,7 @@ public struct Layout: Sendable {
         func cy(_ py: Float) -> Float { 1 - py / h * 2 }
         let stripTop = h - bottom - strip
         let specBottom = stripTop - stripLabel - freqBand
-        spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(header))
+        spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(topInset > 0 ? max(header, min(header + topInset, specBottom - 0.2 * h)) : header))
         waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(w - right), y1: cy(stripTop))
         // Header slots (pixels): overlays on the left, title on the right.
         let baseline = header * 0.5 + overlay * 0.36

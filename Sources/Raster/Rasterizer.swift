@@ -34,6 +34,9 @@ public final class Rasterizer {
     }
     /// How many bands (and threads) a frame is cut into.
     public var threads: Int
+    /// A picture the frame starts from instead of the scene's clear colour (an artwork
+    /// background), used when its size is the frame's.
+    public var background: PixelBuffer?
 
     @usableFromInline var shaded: [ShadedVertex] = []
     @usableFromInline let triangles = TriangleStore()
@@ -79,6 +82,7 @@ public final class Rasterizer {
         }
         try prepare(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
+        let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
         let usesDepth = scene.items.contains { if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false }
         let w = width, h = height
         // Bands of rows; each triangle is binned once into the bands it spans.
@@ -99,7 +103,11 @@ public final class Rasterizer {
                     var band = worker
                     while band < bands {
                         let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
-                        (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                        if let backdrop {
+                            backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
+                        } else {
+                            (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                        }
                         if usesDepth {
                             (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w)
                             let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX

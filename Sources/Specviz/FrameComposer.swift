@@ -24,17 +24,30 @@ public final class FrameComposer {
     var lastBeatTime = -1e9
     /// Seconds the beat dot takes to fade from full to dark after a beat.
     public static let beatFade = 0.25
+    /// The cover, logo and background at this size (nil: none, or a mode without labels).
+    let artwork: ArtworkLayer?
     /// Time the last frame took to build and rasterise (s), for the `--stats` readout.
     public private(set) var lastRenderSeconds: Double = 0
 
     public init(settings: RenderSettings, glyphs: GlyphProvider?) {
         self.settings = settings
         self.glyphs = settings.labels || settings.stats ? glyphs : nil
-        layout = Layout(width: settings.width, height: settings.height, labels: settings.labels && glyphs != nil)
-        scene = Scene(width: settings.width, height: settings.height)
+        let labels = settings.labels && glyphs != nil
+        var layout = Layout(width: settings.width, height: settings.height, labels: labels)
+        scene = Scene(width: settings.width, height: settings.height, clearColor: settings.artwork.backgroundColor)
         scene.vertices2D.reserveCapacity(120_000)
         scene.vertices3D.reserveCapacity(100_000)
         rasterizer = Rasterizer(threads: settings.threads)
+        let usesArtwork = settings.mode.traits.labels != .none && (settings.artwork.hasPictures || settings.artist != nil)
+        var artwork = usesArtwork ? ArtworkLayer(settings.artwork, layout: layout) : nil
+        // A portrait cover takes the top: the picture starts under it.
+        if let inset = artwork?.layout.topInset, inset > 0 {
+            layout = Layout(width: settings.width, height: settings.height, labels: labels, topInset: inset)
+            artwork = ArtworkLayer(settings.artwork, layout: layout)
+        }
+        self.layout = layout
+        self.artwork = artwork
+        rasterizer.background = artwork?.background
         state.smoothing = settings.smoothing
         if settings.fullResolutionSpectrogram { state.hopHistory = History(rows: max(settings.height, 16), bands: LogBands.count) }
     }
@@ -89,7 +102,15 @@ public final class FrameComposer {
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)
-        ModeCatalog.build(settings.mode, state: state, layout: layout, settings: settings, into: &scene)
+        if let artwork {
+            // The title and artist go beside or under the cover instead of the title slot.
+            var plain = settings
+            plain.title = nil
+            ModeCatalog.build(settings.mode, state: state, layout: layout, settings: plain, into: &scene)
+            if layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
+        } else {
+            ModeCatalog.build(settings.mode, state: state, layout: layout, settings: settings, into: &scene)
+        }
         if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
             let ms = lastRenderSeconds * 1000
@@ -113,5 +134,6 @@ public final class FrameComposer {
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer) throws {
         try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        artwork?.drawOver(&picture)
     }
 }

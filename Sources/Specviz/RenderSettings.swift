@@ -13,6 +13,10 @@ public struct RenderSettings: Sendable {
     public var title: String? = nil
     /// Render-time / FPS readout in the corner.
     public var stats = false
+    /// Artist line under the title (with `title`, from the file's tags or `--artist`).
+    public var artist: String? = nil
+    /// Cover, logo and background pictures (issue 17).
+    public var artwork = Artwork()
     /// Seconds a beat flash lasts (at any frame rate: 6 frames at 60 fps, 3 at 30).
     public var beatFlash = 0.1
     /// The spectrum analysis (scale, bands, FFT, window, weighting, tilt, dB range, gain).

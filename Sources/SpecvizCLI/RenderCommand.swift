@@ -36,6 +36,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var look: LookOptions
 
+    @OptionGroup(title: "Title, cover and background") var art: ArtworkOptions
+
     @OptionGroup var analysis: AnalysisOptions
 
     @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
@@ -126,6 +128,7 @@ struct RenderCommand: ParsableCommand {
         try AtomicFile.checkReplaceable(first)
         try AtomicFile.checkWritable(first)
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
+        try art.apply(to: &settings, tags: decoder.tags, input: input, quiet: quiet)
         try applySegment(duration: decoder.duration, fps: settings.fps)
         let (start, end) = try timeRange(duration: decoder.duration)
         let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil

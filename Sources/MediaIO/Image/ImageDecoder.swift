@@ -14,12 +14,12 @@ public enum ImageDecoder {
     /// Reads and decodes the picture at `path`.
     public static func read(_ path: String) throws -> PixelBuffer {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw MediaError("cannot open image '\(path)'")
+            throw MediaError("cannot open image '\(path)'", path: path)
         }
         defer { try? handle.close() }
         let data: Data
         do { data = try handle.read(upToCount: maxBytes + 1) ?? Data() } catch {
-            throw MediaError("cannot read image '\(path)'")
+            throw MediaError("cannot read image '\(path)'", path: path)
         }
         guard data.count <= maxBytes else { throw MediaError("image '\(path)' is larger than \(maxBytes >> 20) MB") }
         return try decode([UInt8](data), name: "image '\(path)'")

@@ -1,0 +1,95 @@
+import ArgumentParser
+import MediaIO
+import Raster
+import Specviz
+import SpecvizCore
+
+/// What a render shows of the track itself (issue 17): title and artist from the file's
+/// tags (or given), its embedded cover (or a picture), a logo and a background.
+struct ArtworkOptions: ParsableArguments {
+    @Option(help: "Artist line under the title (default: the file's artist tag).")
+    var artist: String?
+
+    @Option(help: "Cover picture (PNG, JPEG or WebP; default: the picture embedded in the file).")
+    var cover: String?
+
+    @Flag(name: .customLong("no-cover"), help: "No cover picture, not even the embedded one.")
+    var noCover = false
+
+    @Flag(name: .customLong("no-tags"), help: "Ignore the file's title and artist tags.")
+    var noTags = false
+
+    @Option(help: "Background: a colour (#rrggbb, #rgb or black, white, gray, navy, teal, maroon) or a picture scaled to fill the frame.",
+            transform: Background.option)
+    var background: Background?
+
+    @Option(name: .customLong("background-dim"), help: "Darken a background picture: 0 keeps it, 1 is black (default 0.6).")
+    var backgroundDim: Double = 0.6
+
+    @Option(name: .customLong("background-blur"), help: "Blur a background picture by this fraction of the frame's short side (e.g. 0.02; default 0).")
+    var backgroundBlur: Double = 0
+
+    @Option(help: "Logo picture for the bottom-right corner (PNG with alpha works best).")
+    var logo: String?
+
+    func validate() throws {
+        try InputChecks.number(backgroundDim, "--background-dim", in: 0...1)
+        try InputChecks.number(backgroundBlur, "--background-blur", in: 0...0.2)
+        if noCover && cover != nil { throw ValidationError("--cover and --no-cover are alternatives") }
+    }
+
+    /// Fills the settings' title, artist and artwork from the options and the file's tags.
+    /// A damaged embedded cover is a warning (the render goes on without it); a named
+    /// picture that cannot be read is an error.
+    func apply(to settings: inout RenderSettings, tags: MediaTags, input: String, quiet: Bool) throws {
+        if !noTags {
+            if settings.title == nil { settings.title = tags.title }
+            if artist == nil { settings.artist = tags.artist }
+        }
+        if let artist { settings.artist = artist }
+        var art = settings.artwork
+        if let cover {
+            art.cover = try ImageDecoder.read(cover)
+        } else if !noCover {
+            do { art.cover = try tags.cover(of: input) } catch {
+                if !quiet { InputChecks.warn("\(error); rendering without it") }
+            }
+        }
+        if let logo { art.logo = try ImageDecoder.read(logo) }
+        switch background {
+        case .color(let c): art.backgroundColor = c
+        case .picture(let path): art.background = try ImageDecoder.read(path)
+        case nil: break
+        }
+        art.backgroundDim = Float(backgroundDim)
+        art.backgroundBlur = backgroundBlur
+        settings.artwork = art
+    }
+}
+
+/// `--background`: a colour or a picture file.
+enum Background: OptionValue {
+    case color(SIMD4<Float>)
+    case picture(String)
+    static let noun = "background"
+    static let names: [String: UInt32] = ["black": 0x000000, "white": 0xFFFFFF, "gray": 0x808080, "grey": 0x808080,
+                                          "navy": 0x000080, "teal": 0x008080, "maroon": 0x800000]
+
+    init(parsing text: String) throws {
+        if let rgb = Self.names[text.lowercased()] { self = .color(Self.color(rgb)); return }
+        if text.hasPrefix("#") {
+            var hex = String(text.dropFirst())
+            if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
+            guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
+                throw ValidationError("a colour is #rrggbb or #rgb, not '\(text)'")
+            }
+            self = .color(Self.color(v))
+            return
+        }
+        self = .picture(text)
+    }
+
+    static func color(_ rgb: UInt32) -> SIMD4<Float> {
+        SIMD4(Float(rgb >> 16 & 0xFF), Float(rgb >> 8 & 0xFF), Float(rgb & 0xFF), 255) / 255
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import MediaIO
+import SpecvizCore
+import SpecvizTestSupport
+import XCTest
+
+/// Title, artist and cover from the file's tags, `--cover/--no-cover`, `--background`,
+/// `--logo` (issue 17).
+final class ArtworkCLITests: XCTestCase {
+    func ffmpeg(_ args: [String]) throws {
+        guard let exe = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("ffmpeg (installed by scripts/setup.sh) is needed to make the tagged file")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = ["-loglevel", "error", "-y"] + args
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+    }
+
+    /// A tagged MP3 with a solid magenta cover: the cover sits in the top-right corner of a
+    /// landscape frame, the title and artist are drawn beside it; --no-cover leaves it out.
+    func testEmbeddedCoverAndTags() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.3)], seconds: 1), to: dir + "/a.wav")
+        try PNGFile.write(PixelBuffer(width: 64, height: 64, fill: PixelBuffer.pack([1, 0, 1, 1])), to: dir + "/cover.png")
+        try ffmpeg(["-i", dir + "/a.wav", "-i", dir + "/cover.png", "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "copy",
+                    "-disposition:v", "attached_pic", "-metadata", "title=Tagged Title", "-metadata", "artist=Some Artist", dir + "/t.mp3"])
+        let still = ["render", dir + "/t.mp3", "--at", "0.5", "--size", "640x360"]
+        var r = try CLI.run(still + ["-o", dir + "/with.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let with = try PNGFile.read(dir + "/with.png")
+        // Cover box: side 0.17·h = 61 px, margin 0.035·h ≈ 13 px from the top-right corner.
+        let c = with.rgba(x: 640 - 13 - 30, y: 13 + 30)
+        XCTAssertEqual(c, SIMD4(255, 0, 255, 255))
+        // Title text left of the cover: some bright pixels in that band.
+        var lit = 0
+        for y in 13..<40 { for x in 400..<560 where with.rgba(x: x, y: y).x > 150 { lit += 1 } }
+        XCTAssertGreaterThan(lit, 30)
+        r = try CLI.run(still + ["--no-cover", "-o", dir + "/without.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNotEqual(try PNGFile.read(dir + "/without.png").rgba(x: 640 - 13 - 30, y: 13 + 30), SIMD4(255, 0, 255, 255))
+    }
+
+    func testBackgroundColourPictureAndLogo() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.3)], seconds: 1), to: dir + "/a.wav")
+        let still = ["render", dir + "/a.wav", "--at", "0.5", "--size", "320x180", "--no-labels", "--mode", "circular"]
+        var r = try CLI.run(still + ["--background", "#204060", "-o", dir + "/c.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try PNGFile.read(dir + "/c.png").rgba(x: 2, y: 2), SIMD4(0x20, 0x40, 0x60, 255))
+        // A white picture dimmed by half is mid grey behind everything; a red logo sits bottom-right.
+        try PNGFile.write(PixelBuffer(width: 8, height: 8, fill: 0xFFFF_FFFF), to: dir + "/white.png")
+        try PNGFile.write(PixelBuffer(width: 40, height: 20, fill: PixelBuffer.pack([1, 0, 0, 1])), to: dir + "/logo.png")
+        r = try CLI.run(still + ["--background", dir + "/white.png", "--background-dim", "0.5", "--logo", dir + "/logo.png", "-o", dir + "/p.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let p = try PNGFile.read(dir + "/p.png")
+        XCTAssertEqual(Int(p.rgba(x: 2, y: 2).x), 128, accuracy: 2)
+        let logo = p.rgba(x: 320 - 8, y: 180 - 8)
+        XCTAssertGreaterThan(logo.x, 200)
+        XCTAssertLessThan(logo.y, 80)
+    }
+
+    func testBadPicturesAreOneErrorLineAndNoOutput() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.3)], seconds: 1), to: dir + "/a.wav")
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/bad.png"))
+        let still = ["render", dir + "/a.wav", "--at", "0.5", "--size", "64x36", "-o", dir + "/o.png"]
+        for (extra, mention) in [(["--cover", dir + "/missing.png"], "cannot open image"), (["--logo", dir + "/bad.png"], "not a PNG, JPEG or WebP"),
+                                 (["--background-dim", "2"], "--background-dim"), (["--background", "#12345"], "#rrggbb")] {
+            let r = try CLI.run(still + extra)
+            XCTAssertNotEqual(r.status, 0)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(mention), r.stderr)
+        }
+        XCTAssertEqual(CLI.files(dir).sorted(), ["a.wav", "bad.png"])
+    }
+}
