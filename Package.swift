@@ -10,7 +10,7 @@ let package = Package(
         .library(name: "Specviz", targets: ["Specviz"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // MARK: C libraries (system), each behind a small shim header with spv_ helpers.

@@ -22,15 +22,17 @@ public struct BarsMode: ModeBuilder {
         for i in 0..<n {
             let t = (Float(i) + 0.5) / Float(n)
             let top = palette.color(t)
-            let bottom = SIMD4(top.x * BarsMode.baseBrightness, top.y * BarsMode.baseBrightness,
-                               top.z * BarsMode.baseBrightness, top.w)
+            let bottom = SIMD4(
+                top.x * BarsMode.baseBrightness, top.y * BarsMode.baseBrightness,
+                top.z * BarsMode.baseBrightness, top.w)
             let xc = r.x0 + (Float(i) + 0.5) * slot
             let v = state.display[i]
             if v > 0 {
                 let yTop = r.y0 + v * r.height
                 // The bottom colour is scaled to the bar's height so short bars stay dim.
-                scene.quad(x0: xc - half, y0: r.y0, x1: xc + half, y1: yTop,
-                           bottom: bottom, top: bottom + (top - bottom) * min(1, v * 1.0 + 0.0))
+                scene.quad(
+                    x0: xc - half, y0: r.y0, x1: xc + half, y1: yTop,
+                    bottom: bottom, top: bottom + (top - bottom) * min(1, v * 1.0 + 0.0))
             }
             let p = state.peaks[i]
             if p > 0.002 {

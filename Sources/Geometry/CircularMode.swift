@@ -1,8 +1,9 @@
+import Analysis
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Analysis
-import SpecvizCore
 
 /// Circular (seed 000 Part 2, "Circular Mode"): 128 bars radiating from the centre of the
 /// spectrum area, band i at angle 2π·(i + ½)/128 measured clockwise from the top, from
@@ -94,14 +95,16 @@ public struct CircularMode: ModeBuilder {
                     let dl = SIMD2<Float>(sin(a - halfAngle), cos(a - halfAngle)) * k
                     let dr = SIMD2<Float>(sin(a + halfAngle), cos(a + halfAngle)) * k
                     let top = palette.color(t)
-                    let dim = SIMD4(top.x * CircularMode.baseBrightness, top.y * CircularMode.baseBrightness,
-                                    top.z * CircularMode.baseBrightness, top.w)
+                    let dim = SIMD4(
+                        top.x * CircularMode.baseBrightness, top.y * CircularMode.baseBrightness,
+                        top.z * CircularMode.baseBrightness, top.w)
                     // Base ring: the full slot width so neighbouring pieces close the circle.
                     let fl = SIMD2<Float>(sin(a - .pi / Float(n)), cos(a - .pi / Float(n))) * k
                     let fr = SIMD2<Float>(sin(a + .pi / Float(n)), cos(a + .pi / Float(n))) * k
                     let ringColor = SIMD4(dim.x, dim.y, dim.z, 0.7)
-                    scene.quad(c + fl * (r0 - ringHalf), c + fr * (r0 - ringHalf), c + fr * (r0 + ringHalf), c + fl * (r0 + ringHalf),
-                               ringColor, ringColor, ringColor, ringColor)
+                    scene.quad(
+                        c + fl * (r0 - ringHalf), c + fr * (r0 - ringHalf), c + fr * (r0 + ringHalf), c + fl * (r0 + ringHalf),
+                        ringColor, ringColor, ringColor, ringColor)
                     let v = display[i]
                     if v > 0.001 {
                         let r1 = r0 + v * CircularMode.radiusRange
@@ -111,8 +114,9 @@ public struct CircularMode: ModeBuilder {
                     let p = peaks[i]
                     if p > 0.002 {
                         let rp = r0 + p * CircularMode.radiusRange
-                        scene.quad(c + dl * rp, c + dr * rp, c + dr * (rp + peakDepth), c + dl * (rp + peakDepth),
-                                   white, white, white, white)
+                        scene.quad(
+                            c + dl * rp, c + dr * rp, c + dr * (rp + peakDepth), c + dl * (rp + peakDepth),
+                            white, white, white, white)
                     }
                 }
             }

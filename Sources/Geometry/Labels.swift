@@ -1,8 +1,9 @@
+import Analysis
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Analysis
-import SpecvizCore
 
 /// The text around the spectrum (seed 000 Part 3 label overlays, SPEC §4): dB scale labels
 /// that follow the auto-level window, frequency labels (20 … 20k) at their log positions,
@@ -57,7 +58,8 @@ public struct Labels {
             var list: [(Double, String)] = []
             var f = (axis.lowHz / step).rounded(.up) * step
             while f <= axis.highHz * 1.001 {
-                list.append((f, f >= 1000 ? (f / 1000 == (f / 1000).rounded() ? "\(Int(f / 1000))k" : "\(Int(f / 100) / 10).\(Int(f / 100) % 10)k") : "\(Int(f))"))
+                list.append(
+                    (f, f >= 1000 ? (f / 1000 == (f / 1000).rounded() ? "\(Int(f / 1000))k" : "\(Int(f / 100) / 10).\(Int(f / 100) % 10)k") : "\(Int(f))"))
                 f += step
             }
             return list
@@ -123,12 +125,18 @@ public struct Labels {
             return (x - half - gap * 0.5, x + half + gap * 0.5)
         }
         // Decades first, then the 2s and 5s where they fit.
-        let priority = axis == .standard ? [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
+        let priority =
+            axis == .standard
+            ? [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
             : Array(stride(from: 0, to: labels.count, by: 2)) + Array(stride(from: 1, to: labels.count, by: 2))
         var kept: [Int] = []
         for k in priority {
             let (a, b) = span(k)
-            if kept.allSatisfy({ let (c, d) = span($0); return b <= c || a >= d }) { kept.append(k) }
+            if kept.allSatisfy({
+                let (c, d) = span($0); return b <= c || a >= d
+            }) {
+                kept.append(k)
+            }
         }
         for k in kept.sorted() {
             let (hz, text) = labels[k]
@@ -152,11 +160,15 @@ public struct Labels {
             let y = bottomLeft.y + (topRight.y - bottomLeft.y) * frac
             // Keep the top label's cap and the bottom label's baseline inside the spectrum's span.
             let baseline = min(max(y + f * 0.3, topRight.y + f * 0.62), bottomLeft.y)
-            scene.addText(TextRun("\(Int(saturating: db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
-                                  color: Labels.dimColor, anchor: .right))
+            scene.addText(
+                TextRun(
+                    "\(Int(saturating: db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
+                    color: Labels.dimColor, anchor: .right))
         }
-        scene.addText(TextRun(state.levelUnit, at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
-                              color: Labels.dimColor, anchor: .right))
+        scene.addText(
+            TextRun(
+                state.levelUnit, at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
+                color: Labels.dimColor, anchor: .right))
     }
 
     /// A vertical colour bar of the heat palette just left of the spectrogram, so the dB
@@ -170,8 +182,9 @@ public struct Labels {
         scene.begin2D()
         for k in 0..<steps {
             let a = Float(k) / Float(steps), b = Float(k + 1) / Float(steps)
-            scene.quad(x0: x0, y0: r.y0 + a * r.height, x1: x1, y1: r.y0 + b * r.height,
-                       bottom: heatPalette.color(a), top: heatPalette.color(b))
+            scene.quad(
+                x0: x0, y0: r.y0 + a * r.height, x1: x1, y1: r.y0 + b * r.height,
+                bottom: heatPalette.color(a), top: heatPalette.color(b))
         }
         scene.end2D()
     }

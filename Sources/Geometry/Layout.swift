@@ -78,7 +78,8 @@ public struct Layout: Sendable {
         func cy(_ py: Float) -> Float { 1 - py / h * 2 }
         let stripTop = h - bottom - strip
         let specBottom = stripTop - stripLabel - freqBand
-        spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(topInset > 0 ? max(header, min(header + topInset, specBottom - 0.2 * h)) : header))
+        spectrum = Rect(
+            x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(topInset > 0 ? max(header, min(header + topInset, specBottom - 0.2 * h)) : header))
         waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(w - right), y1: cy(stripTop))
         // Header slots (pixels): overlays on the left, title on the right.
         let baseline = header * 0.5 + overlay * 0.36

@@ -54,8 +54,10 @@ public struct ModeTraits: Sendable, Equatable {
     /// Needs the oscilloscope trigger.
     public var needsScope: Bool
 
-    public init(overlays: Bool = false, waveformStrip: Bool = true, labels: LabelSet, paletteIsHeatmap: Bool = false,
-                needsPitch: Bool = false, needsScope: Bool = false) {
+    public init(
+        overlays: Bool = false, waveformStrip: Bool = true, labels: LabelSet, paletteIsHeatmap: Bool = false,
+        needsPitch: Bool = false, needsScope: Bool = false
+    ) {
         self.overlays = overlays
         self.waveformStrip = waveformStrip
         self.labels = labels

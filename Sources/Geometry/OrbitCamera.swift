@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The orbit camera of the 3D waterfall (seed 000 Part 6, "MVP Matrix Construction" and
 /// "Aspect-Ratio-Adaptive Camera"; SPEC §4): the eye sits on a sphere around `target`,
@@ -70,8 +71,10 @@ public struct OrbitCamera: Sendable, Equatable {
         let t = OrbitCamera.blendFactor(aspect: aspect)
         let a = OrbitCamera.compact, b = OrbitCamera.full
         func lerp(_ x: Float, _ y: Float) -> Float { x + (y - x) * t }
-        self.init(preset: Preset(azimuth: lerp(a.azimuth, b.azimuth), elevation: lerp(a.elevation, b.elevation),
-                                 distance: lerp(a.distance, b.distance), yScale: lerp(a.yScale, b.yScale)))
+        self.init(
+            preset: Preset(
+                azimuth: lerp(a.azimuth, b.azimuth), elevation: lerp(a.elevation, b.elevation),
+                distance: lerp(a.distance, b.distance), yScale: lerp(a.yScale, b.yScale)))
     }
 
     /// Unit vector from the target toward the eye.

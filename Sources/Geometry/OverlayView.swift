@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The tuner and BPM overlays of SPEC §4 (drawn in bars, curve, surface, surface+), in the
 /// header slots the `Layout` reserves for them.
@@ -51,11 +52,13 @@ public struct OverlayView {
         let tick = s * 0.16, marker = s * 0.11
         scene.begin2D()
         scene.quad(x0: a.x, y0: b.y, x1: b.x, y1: a.y, bottom: OverlayView.trackColor, top: OverlayView.trackColor)
-        scene.quad(x0: c.x - half * px.x, y0: c.y - tick * px.y, x1: c.x + half * px.x, y1: c.y + tick * px.y,
-                   bottom: OverlayView.trackColor, top: OverlayView.trackColor)
+        scene.quad(
+            x0: c.x - half * px.x, y0: c.y - tick * px.y, x1: c.x + half * px.x, y1: c.y + tick * px.y,
+            bottom: OverlayView.trackColor, top: OverlayView.trackColor)
         if detected {
-            scene.quad(x0: m.x - marker * px.x, y0: m.y - marker * px.y, x1: m.x + marker * px.x, y1: m.y + marker * px.y,
-                       bottom: color, top: color)
+            scene.quad(
+                x0: m.x - marker * px.x, y0: m.y - marker * px.y, x1: m.x + marker * px.x, y1: m.y + marker * px.y,
+                bottom: color, top: color)
         }
         scene.end2D()
         scene.addText(TextRun(detected ? tuner.note : "---", at: SIMD2(slot.x0, baseline), size: s, color: color))
@@ -108,7 +111,9 @@ public struct OverlayView {
         scene.end2D()
         let text: String
         if let bpm = tempo.bpm { text = "\(Int(saturating: bpm.rounded())) BPM" } else { text = "--- BPM" }
-        scene.addText(TextRun(text, at: SIMD2(slot.x0 + s * 0.95, baseline), size: s * 0.8,
-                              color: hasTempo ? Labels.textColor : OverlayView.dimText))
+        scene.addText(
+            TextRun(
+                text, at: SIMD2(slot.x0 + s * 0.95, baseline), size: s * 0.8,
+                color: hasTempo ? Labels.textColor : OverlayView.dimText))
     }
 }

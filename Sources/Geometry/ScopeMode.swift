@@ -75,12 +75,16 @@ public struct ScopeMode: ModeBuilder {
         let f = layout.fontSize
         let corner = layout.pixel(SIMD2(a.x0, a.y1))
         let ms = ScopeTrigger.windowSeconds * 1000 / Double(ScopeMode.divisionsX)
-        scene.addText(TextRun("\(ms) ms/div", at: SIMD2(corner.x + f * 0.3, corner.y + f * 1.0), size: f * 0.75,
-                              color: Labels.dimColor))
+        scene.addText(
+            TextRun(
+                "\(ms) ms/div", at: SIMD2(corner.x + f * 0.3, corner.y + f * 1.0), size: f * 0.75,
+                color: Labels.dimColor))
     }
 
-    private func line(_ traces: ScopeTraces, _ k: Int, area a: Layout.Rect, halfWidth: Float, color: SIMD4<Float>,
-                      into scene: inout Scene) {
+    private func line(
+        _ traces: ScopeTraces, _ k: Int, area a: Layout.Rect, halfWidth: Float, color: SIMD4<Float>,
+        into scene: inout Scene
+    ) {
         traces.withTrace(k) { t in
             let n = t.count
             let dx = a.width / Float(n - 1)

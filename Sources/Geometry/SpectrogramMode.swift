@@ -19,8 +19,9 @@ public struct SpectrogramMode: ModeBuilder {
     public static func cell(row: Int, band: Int, rows: Int, bands: Int = LogBands.count, in r: Layout.Rect) -> Layout.Rect {
         let n = Float(bands)
         let h = Float(rows)
-        return Layout.Rect(x0: r.x0 + Float(band) / n * r.width, y0: r.y0 + Float(row) / h * r.height,
-                           x1: r.x0 + Float(band + 1) / n * r.width, y1: r.y0 + Float(row + 1) / h * r.height)
+        return Layout.Rect(
+            x0: r.x0 + Float(band) / n * r.width, y0: r.y0 + Float(row) / h * r.height,
+            x1: r.x0 + Float(band + 1) / n * r.width, y1: r.y0 + Float(row + 1) / h * r.height)
     }
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {

@@ -100,8 +100,10 @@ public struct SurfaceMode: ModeBuilder {
             let k = (SurfaceMode.floorBrightness + (1 - SurfaceMode.floorBrightness) * y / ys) * age
             return SIMD4(g.x * k, g.y * k, g.z * k, 1)
         }
-        @inline(__always) func triangle(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>,
-                                        _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>) {
+        @inline(__always) func triangle(
+            _ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>,
+            _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>
+        ) {
             let n = normalize(cross(b - a, c - a))
             scene.vertices3D.append(Vertex3D(a, n, ca))
             scene.vertices3D.append(Vertex3D(b, n, cb))

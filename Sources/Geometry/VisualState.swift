@@ -1,7 +1,8 @@
+import Analysis
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Analysis
 
 /// What the renderer shows at one video frame: the spectrum smoothed at the video rate,
 /// peaks, the latest waveform, the auto-level window, and the scrolling histories.
@@ -182,8 +183,10 @@ public struct Smoothing: Sendable, Equatable {
     public static let seed = Smoothing(attack: VisualState.attack, decay: VisualState.decay)
 
     /// The seed's time constants (ms) at 60 fps.
-    public static let seedMilliseconds = (attack: -1000 / (60 * log(1 - Double(VisualState.attack))),
-                                          release: -1000 / (60 * log(1 - Double(VisualState.decay))))
+    public static let seedMilliseconds = (
+        attack: -1000 / (60 * log(1 - Double(VisualState.attack))),
+        release: -1000 / (60 * log(1 - Double(VisualState.decay)))
+    )
 
     /// From time constants in ms (0: instant) at `fps`, and a hold in seconds.
     public init(attackMS: Double, releaseMS: Double, holdSeconds: Double = 0, fps: Int) {

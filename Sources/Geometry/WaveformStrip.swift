@@ -16,8 +16,9 @@ public struct WaveformStrip {
         let px = layout.clipPerPixel
         let lineHalf = max(0.5, 0.75 * layout.scale)
         scene.begin2D()
-        scene.quad(x0: r.x0, y0: mid - lineHalf * px.y, x1: r.x1, y1: mid + lineHalf * px.y,
-                   bottom: WaveformStrip.centerLine, top: WaveformStrip.centerLine)
+        scene.quad(
+            x0: r.x0, y0: mid - lineHalf * px.y, x1: r.x1, y1: mid + lineHalf * px.y,
+            bottom: WaveformStrip.centerLine, top: WaveformStrip.centerLine)
         let n = state.waveform.count
         let dx = r.width / Float(n - 1)
         let halfWidth = max(0.75, 1.5 * layout.scale)

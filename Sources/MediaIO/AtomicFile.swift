@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// Outputs appear whole or not at all: write to a hidden temporary name in the same
 /// folder, then `rename` (atomic on one filesystem).

@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// Every temporary output that exists right now (files, and folders of a PNG sequence in
 /// progress), so that a signal handler's last resort can remove them before exiting.
@@ -14,7 +15,9 @@ public enum TemporaryFiles {
     /// Removes every registered temporary (a folder with its files). Ignores errors.
     public static func removeAll() {
         var list: Set<String> = []
-        paths.update { list = $0; $0.removeAll() }
+        paths.update {
+            list = $0; $0.removeAll()
+        }
         for p in list { removeTree(p) }
     }
 

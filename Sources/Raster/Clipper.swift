@@ -22,8 +22,8 @@ struct Clipper {
     static func distance(_ p: SIMD4<Float>, plane: Int) -> Float {
         let g = guardBand
         switch plane {
-        case 0: return p.z                 // near: z ≥ 0
-        case 1: return p.w - p.z           // far: z ≤ w
+        case 0: return p.z // near: z ≥ 0
+        case 1: return p.w - p.z // far: z ≤ w
         case 2: return g * p.w - p.x
         case 3: return g * p.w + p.x
         case 4: return g * p.w - p.y
@@ -36,7 +36,10 @@ struct Clipper {
     static func inside(_ v0: ShadedVertex, _ v1: ShadedVertex, _ v2: ShadedVertex, depth: Bool) -> Bool {
         for plane in (depth ? 0 : 2)..<6 {
             if distance(v0.position, plane: plane) < 0 || distance(v1.position, plane: plane) < 0
-                || distance(v2.position, plane: plane) < 0 { return false }
+                || distance(v2.position, plane: plane) < 0
+            {
+                return false
+            }
         }
         return true
     }

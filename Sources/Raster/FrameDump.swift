@@ -69,8 +69,9 @@ public enum FrameDump {
             let count = Int(try u32())
             var m = [Float]()
             for _ in 0..<16 { m.append(try f32()) }
-            let mvp = Mat4(SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
-                           SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15]))
+            let mvp = Mat4(
+                SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
+                SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15]))
             if pipeline == 0 {
                 scene.begin2D()
                 for _ in 0..<count {

@@ -80,7 +80,8 @@ extension PixelBuffer {
     /// (a background).
     public func scaledToFill(width: Int, height: Int) -> PixelBuffer {
         let sa = Double(self.width) / Double(self.height), da = Double(width) / Double(height)
-        let crop: SIMD4<Double> = sa > da
+        let crop: SIMD4<Double> =
+            sa > da
             ? SIMD4((Double(self.width) - Double(self.height) * da) / 2, 0, Double(self.height) * da, Double(self.height))
             : SIMD4(0, (Double(self.height) - Double(self.width) / da) / 2, Double(self.width), Double(self.width) / da)
         return resampled(width: width, height: height, crop: crop)
@@ -151,7 +152,7 @@ extension PixelBuffer {
                 let d = pixels[i]
                 let da = d >> 24
                 // out.a = a + da(1 − a); colours weighted by their share of out.a.
-                let outA = a * 255 + da * (255 - a)            // ×255²
+                let outA = a * 255 + da * (255 - a) // ×255²
                 guard outA > 0 else { continue }
                 var packed: UInt32 = 0
                 for shift in [UInt32(0), 8, 16] {

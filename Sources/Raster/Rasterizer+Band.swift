@@ -11,50 +11,54 @@ extension Rasterizer {
     /// 8 pixels wide; otherwise pixel by pixel through the shader's `fragment`. Both give
     /// the same pixels. Flat opaque 2D triangles are plain fills.
     @inlinable
-    func renderBand<S2: Shader2D, S3: Shader3D>(_ band: Int, y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
-                                                depth: UnsafeMutablePointer<Float>, hiz: UnsafeMutablePointer<spv_hiz>,
-                                                shader2D: S2, shader3D: S3) {
+    func renderBand<S2: Shader2D, S3: Shader3D>(
+        _ band: Int, y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
+        depth: UnsafeMutablePointer<Float>, hiz: UnsafeMutablePointer<spv_hiz>,
+        shader2D: S2, shader3D: S3
+    ) {
         let w = width
         let kernel2D = shader2D.passesColorThrough && w >= 8
         let light = w >= 8 ? shader3D.lambertLight : nil
         let first = binStart[band], end = binStart[band + 1]
         precondition(MemoryLayout<Triangle>.size == MemoryLayout<spv_triangle>.size)
         do {
-          let tris = triangles.buffer
-          binItems.withUnsafeBufferPointer { items in
-            var k = first
-            for op in ops {
-                switch op {
-                case .triangles(let range):
-                    while k < end && Int(items[k]) < range.upperBound {
-                        let tp = tris.baseAddress! + Int(items[k])
-                        k += 1
-                        let ry0 = max(Int(tp.pointee.raw.minY), y0), ry1 = min(Int(tp.pointee.raw.maxY), y1 - 1)
-                        if ry0 > ry1 { continue }
-                        // The kernels read the triangle where it is (no copy).
-                        let raw = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
-                        if tp.pointee.raw.lit != 0 {
-                            if let l = light {
-                                spv_lit_triangle(raw, Int32(ry0), Int32(ry1), color, depth, Int32(w), SIMD4(l.x, l.y, l.z, 0), hiz)
+            let tris = triangles.buffer
+            binItems.withUnsafeBufferPointer { items in
+                var k = first
+                for op in ops {
+                    switch op {
+                    case .triangles(let range):
+                        while k < end && Int(items[k]) < range.upperBound {
+                            let tp = tris.baseAddress! + Int(items[k])
+                            k += 1
+                            let ry0 = max(Int(tp.pointee.raw.minY), y0), ry1 = min(Int(tp.pointee.raw.maxY), y1 - 1)
+                            if ry0 > ry1 { continue }
+                            // The kernels read the triangle where it is (no copy).
+                            let raw = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
+                            if tp.pointee.raw.lit != 0 {
+                                if let l = light {
+                                    spv_lit_triangle(raw, Int32(ry0), Int32(ry1), color, depth, Int32(w), SIMD4(l.x, l.y, l.z, 0), hiz)
+                                } else {
+                                    Rasterizer.triangle3D(
+                                        tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, depth: depth,
+                                        shader: shader3D)
+                                }
+                            } else if tp.pointee.raw.flat != 0 {
+                                Rasterizer.flat2D(
+                                    tp, raw, ry0: ry0, ry1: ry1, width: w, color: color, kernel: kernel2D,
+                                    shader: shader2D)
+                            } else if kernel2D {
+                                let t = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
+                                spv_blend_triangle(t, Int32(ry0), Int32(ry1), color, Int32(w), t.pointee.cBase, t.pointee.cdy, t.pointee.cdx)
                             } else {
-                                Rasterizer.triangle3D(tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, depth: depth,
-                                                      shader: shader3D)
+                                Rasterizer.triangle2D(tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, shader: shader2D)
                             }
-                        } else if tp.pointee.raw.flat != 0 {
-                            Rasterizer.flat2D(tp, raw, ry0: ry0, ry1: ry1, width: w, color: color, kernel: kernel2D,
-                                              shader: shader2D)
-                        } else if kernel2D {
-                            let t = UnsafeRawPointer(tp).assumingMemoryBound(to: spv_triangle.self)
-                            spv_blend_triangle(t, Int32(ry0), Int32(ry1), color, Int32(w), t.pointee.cBase, t.pointee.cdy, t.pointee.cdx)
-                        } else {
-                            Rasterizer.triangle2D(tp.pointee, ry0: ry0, ry1: ry1, width: w, color: color, shader: shader2D)
                         }
+                    case .glyphs(let range):
+                        drawGlyphs(range, y0: y0, y1: y1, color: color)
                     }
-                case .glyphs(let range):
-                    drawGlyphs(range, y0: y0, y1: y1, color: color)
                 }
             }
-          }
         }
     }
 
@@ -74,8 +78,10 @@ extension Rasterizer {
 
     /// A flat 2D triangle: opaque fills, or one constant colour blended.
     @inlinable
-    static func flat2D<S: Shader2D>(_ tp: UnsafePointer<Triangle>, _ raw: UnsafePointer<spv_triangle>, ry0: Int, ry1: Int,
-                                    width: Int, color: UnsafeMutablePointer<UInt32>, kernel: Bool, shader: S) {
+    static func flat2D<S: Shader2D>(
+        _ tp: UnsafePointer<Triangle>, _ raw: UnsafePointer<spv_triangle>, ry0: Int, ry1: Int,
+        width: Int, color: UnsafeMutablePointer<UInt32>, kernel: Bool, shader: S
+    ) {
         let f = shader.fragment(color: raw.pointee.cBase)
         if f.w >= 1 {
             let p = pack(f)
@@ -100,8 +106,10 @@ extension Rasterizer {
 
     /// 2D triangle with interpolated colour through the shader, pixel by pixel.
     @inlinable
-    static func triangle2D<S: Shader2D>(_ t: Triangle, ry0: Int, ry1: Int, width: Int,
-                                        color: UnsafeMutablePointer<UInt32>, shader: S) {
+    static func triangle2D<S: Shader2D>(
+        _ t: Triangle, ry0: Int, ry1: Int, width: Int,
+        color: UnsafeMutablePointer<UInt32>, shader: S
+    ) {
         let ox = Int(t.minX), oy = Int(t.minY)
         walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
             let row = color + py * width
@@ -116,9 +124,11 @@ extension Rasterizer {
     /// Lit 3D triangle through the shader, pixel by pixel: depth LESS, perspective-correct
     /// colour and normal, no blending.
     @inlinable
-    static func triangle3D<S: Shader3D>(_ t: Triangle, ry0: Int, ry1: Int, width: Int,
-                                        color: UnsafeMutablePointer<UInt32>, depth: UnsafeMutablePointer<Float>,
-                                        shader: S) {
+    static func triangle3D<S: Shader3D>(
+        _ t: Triangle, ry0: Int, ry1: Int, width: Int,
+        color: UnsafeMutablePointer<UInt32>, depth: UnsafeMutablePointer<Float>,
+        shader: S
+    ) {
         let ox = Int(t.minX), oy = Int(t.minY)
         walkRows(t, ry0: ry0, ry1: ry1) { py, xs, xe in
             let row = color + py * width, drow = depth + py * width
@@ -143,7 +153,7 @@ extension Rasterizer {
     @inline(__always) @inlinable
     static func pack(_ c: SIMD4<Float>) -> UInt32 {
         var v = c * 255 + 0.5
-        v.replace(with: 0, where: .!(v .>= 0))   // NaN → 0
+        v.replace(with: 0, where: .!(v .>= 0)) // NaN → 0
         v.replace(with: 255, where: v .> 255)
         return UInt32(v.x) | UInt32(v.y) << 8 | UInt32(v.z) << 16 | 0xFF00_0000
     }
@@ -153,7 +163,7 @@ extension Rasterizer {
     @inline(__always) @inlinable
     static func blend(_ src: SIMD4<Float>, over dst: UInt32) -> UInt32 {
         var s = src
-        s.replace(with: 0, where: .!(s .>= 0))   // NaN → 0
+        s.replace(with: 0, where: .!(s .>= 0)) // NaN → 0
         s.replace(with: 1, where: s .> 1)
         let d = SIMD4<Float>(Float(dst & 0xFF), Float((dst >> 8) & 0xFF), Float((dst >> 16) & 0xFF), 255)
         let a = s.w

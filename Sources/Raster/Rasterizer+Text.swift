@@ -51,8 +51,10 @@ extension Rasterizer {
             guard let i = glyphSlot(s, size: size, provider: provider) else { continue }
             let g = glyphs[i]
             if g.width > 0 && g.height > 0 {
-                placements.append(GlyphPlacement(glyph: i, x: Int(saturating: pen.rounded()) + g.bearing.x,
-                                                 y: baseline + g.bearing.y, color: run.color))
+                placements.append(
+                    GlyphPlacement(
+                        glyph: i, x: Int(saturating: pen.rounded()) + g.bearing.x,
+                        y: baseline + g.bearing.y, color: run.color))
             }
             pen += g.advance
         }

@@ -68,9 +68,11 @@ public final class Rasterizer {
     /// Throws `RenderError` for a draw that cannot be drawn: a range outside the vertex
     /// arrays, a vertex count that is not a multiple of 3, or a non-finite vertex.
     @inlinable
-    public func render<S2: Shader2D, S3: Shader3D>(_ scene: Scene, into target: inout PixelBuffer,
-                                                   shader2D: S2, shader3D: S3,
-                                                   glyphProvider: GlyphProvider? = nil) throws {
+    public func render<S2: Shader2D, S3: Shader3D>(
+        _ scene: Scene, into target: inout PixelBuffer,
+        shader2D: S2, shader3D: S3,
+        glyphProvider: GlyphProvider? = nil
+    ) throws {
         target.resize(width: scene.width, height: scene.height)
         width = scene.width
         height = scene.height
@@ -83,7 +85,9 @@ public final class Rasterizer {
         try prepare(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
-        let usesDepth = scene.items.contains { if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false }
+        let usesDepth = scene.items.contains {
+            if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false
+        }
         let w = width, h = height
         // Bands of rows; each triangle is binned once into the bands it spans.
         let bandRows = Rasterizer.bandRows(width: w)
@@ -92,43 +96,44 @@ public final class Rasterizer {
         let shader3 = shader3D, shader2 = shader2D
         let workers = min(threads, bands)
         target.pixels.withUnsafeMutableBufferPointer { px in
-          depth.withUnsafeMutableBufferPointer { dp in
-            hizMax.withUnsafeMutableBufferPointer { hm in
-              hizDirty.withUnsafeMutableBufferPointer { hd in
-                let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
-                var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
-                // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
-                // picture is shared; every band's pixels depend only on its triangles.
-                let work = { (worker: Int) in
-                    var band = worker
-                    while band < bands {
-                        let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
-                        if let backdrop {
-                            backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
+            depth.withUnsafeMutableBufferPointer { dp in
+                hizMax.withUnsafeMutableBufferPointer { hm in
+                    hizDirty.withUnsafeMutableBufferPointer { hd in
+                        let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
+                        var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
+                        // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
+                        // picture is shared; every band's pixels depend only on its triangles.
+                        let work = { (worker: Int) in
+                            var band = worker
+                            while band < bands {
+                                let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
+                                if let backdrop {
+                                    backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
+                                } else {
+                                    (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                                }
+                                if usesDepth {
+                                    (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w)
+                                    let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
+                                    (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
+                                    (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)
+                                }
+                                withUnsafeMutablePointer(to: &hiz) { hz in
+                                    self.renderBand(
+                                        band, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
+                                        shader2D: shader2, shader3D: shader3)
+                                }
+                                band += workers
+                            }
+                        }
+                        if workers > 1 {
+                            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
                         } else {
-                            (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                            work(0)
                         }
-                        if usesDepth {
-                            (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w)
-                            let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
-                            (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
-                            (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)
-                        }
-                        withUnsafeMutablePointer(to: &hiz) { hz in
-                            self.renderBand(band, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
-                                            shader2D: shader2, shader3D: shader3)
-                        }
-                        band += workers
                     }
                 }
-                if workers > 1 {
-                    DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-                } else {
-                    work(0)
-                }
-              }
             }
-          }
         }
     }
 
@@ -172,8 +177,10 @@ public final class Rasterizer {
 
     /// Vertex stage, clipping and triangle setup for the whole scene (single-threaded).
     @inlinable
-    func prepare<S2: Shader2D, S3: Shader3D>(_ scene: Scene, shader2D: S2, shader3D: S3,
-                                             glyphProvider: GlyphProvider?) throws {
+    func prepare<S2: Shader2D, S3: Shader3D>(
+        _ scene: Scene, shader2D: S2, shader3D: S3,
+        glyphProvider: GlyphProvider?
+    ) throws {
         triangles.removeAll()
         placements.removeAll(keepingCapacity: true)
         ops.removeAll(keepingCapacity: true)
@@ -259,8 +266,10 @@ public final class Rasterizer {
             colors = (a.color, b.color, c.color)
             normals = (.zero, .zero, .zero)
         }
-        if Triangle.setUp(p0, p1, p2, colors: colors, normals: normals, lit: lit, width: width, height: height,
-                          into: triangles.nextSlot()) {
+        if Triangle.setUp(
+            p0, p1, p2, colors: colors, normals: normals, lit: lit, width: width, height: height,
+            into: triangles.nextSlot())
+        {
             triangles.commit()
         }
     }

@@ -49,8 +49,9 @@ public struct ShadedVertex: Sendable {
 
     @inlinable
     func lerp(to b: ShadedVertex, _ t: Float) -> ShadedVertex {
-        ShadedVertex(position: position + (b.position - position) * t,
-                     color: color + (b.color - color) * t,
-                     normal: normal + (b.normal - normal) * t)
+        ShadedVertex(
+            position: position + (b.position - position) * t,
+            color: color + (b.color - color) * t,
+            normal: normal + (b.normal - normal) * t)
     }
 }

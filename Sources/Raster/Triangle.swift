@@ -145,10 +145,12 @@ struct Triangle {
     /// Returns false, leaving `slot` uninitialised, when it covers no pixel centre of the
     /// `width`×`height` frame.
     @inlinable
-    static func setUp(_ p0: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>,
-                      colors: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
-                      normals: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
-                      lit: Bool, width: Int, height: Int, into slot: UnsafeMutablePointer<Triangle>) -> Bool {
+    static func setUp(
+        _ p0: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>,
+        colors: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+        normals: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+        lit: Bool, width: Int, height: Int, into slot: UnsafeMutablePointer<Triangle>
+    ) -> Bool {
         let x0 = snap(p0.x), y0 = snap(p0.y)
         var x1 = snap(p1.x), y1 = snap(p1.y)
         var x2 = snap(p2.x), y2 = snap(p2.y)
@@ -169,9 +171,9 @@ struct Triangle {
         let cx0 = max(bx0, 0), cx1 = min(bx1, Int64(width - 1))
         let cy0 = max(by0, 0), cy1 = min(by1, Int64(height - 1))
         if cx0 > cx1 || cy0 > cy1 { return false }
-        let e0 = Edge(x1, y1, x2, y2)   // opposite v0 → weight of v0
-        let e1 = Edge(x2, y2, x0, y0)   // opposite v1
-        let e2 = Edge(x0, y0, x1, y1)   // opposite v2
+        let e0 = Edge(x1, y1, x2, y2) // opposite v0 → weight of v0
+        let e1 = Edge(x2, y2, x0, y0) // opposite v1
+        let e2 = Edge(x0, y0, x1, y1) // opposite v2
         // Barycentric weights λ1, λ2 at the anchor pixel and their steps, exact in Double
         // (the unbiased edge values are integers below 2^53).
         let invArea = 1 / Double(area)
@@ -184,13 +186,15 @@ struct Triangle {
         let c1 = c.1 - c.0, c2 = c.2 - c.0
         let n1 = n.1 - n.0, n2 = n.2 - n.0
         let z1 = zs.y - zs.x, z2 = zs.z - zs.x
-        slot.initialize(to: Triangle(raw: spv_triangle(
-            cBase: c.0 + c1 * l1 + c2 * l2, cdx: c1 * l1x + c2 * l2x, cdy: c1 * l1y + c2 * l2y,
-            nBase: n.0 + n1 * l1 + n2 * l2, ndx: n1 * l1x + n2 * l2x, ndy: n1 * l1y + n2 * l2y,
-            e: (e0, e1, e2),
-            zBase: zs.x + z1 * l1 + z2 * l2, zdx: z1 * l1x + z2 * l2x, zdy: z1 * l1y + z2 * l2y,
-            minX: Int32(cx0), maxX: Int32(cx1), minY: Int32(cy0), maxY: Int32(cy1),
-            lit: lit ? 1 : 0, flat: !lit && c1 == .zero && c2 == .zero ? 1 : 0)))
+        slot.initialize(
+            to: Triangle(
+                raw: spv_triangle(
+                    cBase: c.0 + c1 * l1 + c2 * l2, cdx: c1 * l1x + c2 * l2x, cdy: c1 * l1y + c2 * l2y,
+                    nBase: n.0 + n1 * l1 + n2 * l2, ndx: n1 * l1x + n2 * l2x, ndy: n1 * l1y + n2 * l2y,
+                    e: (e0, e1, e2),
+                    zBase: zs.x + z1 * l1 + z2 * l2, zdx: z1 * l1x + z2 * l2x, zdy: z1 * l1y + z2 * l2y,
+                    minX: Int32(cx0), maxX: Int32(cx1), minY: Int32(cy0), maxY: Int32(cy1),
+                    lit: lit ? 1 : 0, flat: !lit && c1 == .zero && c2 == .zero ? 1 : 0)))
         return true
     }
 }

@@ -114,9 +114,12 @@ public final class FrameComposer {
         if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
             let ms = lastRenderSeconds * 1000
-            let text = "render \(Int(saturating: ms * 10) / 10).\(Int(saturating: ms * 10) % 10) ms  \(Int(saturating: (1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
-            scene.addText(TextRun(text, at: layout.statsOrigin, size: layout.fontSize * 0.7,
-                                  color: SIMD4(0.6, 1, 0.6, 0.9), anchor: .right))
+            let text =
+                "render \(Int(saturating: ms * 10) / 10).\(Int(saturating: ms * 10) % 10) ms  \(Int(saturating: (1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
+            scene.addText(
+                TextRun(
+                    text, at: layout.statsOrigin, size: layout.fontSize * 0.7,
+                    color: SIMD4(0.6, 1, 0.6, 0.9), anchor: .right))
         }
     }
 
@@ -133,7 +136,39 @@ public final class FrameComposer {
 
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer) throws {
+        if settings.transparent { return try rasterizeTransparent(into: &picture) }
         try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
         artwork?.drawOver(&picture)
+    }
+
+    /// The second picture of a transparent frame (over white).
+    private var overWhite = PixelBuffer(width: 1, height: 1)
+
+    /// A frame with straight alpha. Every draw is "over" (or opaque), so the frame over a
+    /// background B is C + (1 − A)·B with C the premultiplied colour and A the coverage: it
+    /// is rendered over black (giving C) and over white (giving C + 1 − A), and A and the
+    /// straight colour C / A are recovered per pixel. Exact up to 8-bit rounding; twice the
+    /// raster work.
+    private func rasterizeTransparent(into picture: inout PixelBuffer) throws {
+        scene.clearColor = SIMD4(0, 0, 0, 1)
+        try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        scene.clearColor = SIMD4(1, 1, 1, 1)
+        try rasterizer.render(scene, into: &overWhite, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        artwork?.drawOver(&picture)
+        artwork?.drawOver(&overWhite)
+        overWhite.pixels.withUnsafeBufferPointer { white in
+            picture.pixels.withUnsafeMutableBufferPointer { black in
+                for i in 0..<black.count {
+                    let b = black[i], w = white[i]
+                    let br = Int(b & 0xFF), bg = Int(b >> 8 & 0xFF), bb = Int(b >> 16 & 0xFF)
+                    let gap = Int(w & 0xFF) - br + Int(w >> 8 & 0xFF) - bg + Int(w >> 16 & 0xFF) - bb
+                    let a = max(0, min(255, 255 - (gap + 1) / 3))
+                    if a == 0 { black[i] = 0; continue }
+                    if a == 255 { black[i] = b | 0xFF00_0000; continue }
+                    @inline(__always) func straight(_ c: Int) -> UInt32 { UInt32(min(255, (c * 255 + a / 2) / a)) }
+                    black[i] = straight(br) | straight(bg) << 8 | straight(bb) << 16 | UInt32(a) << 24
+                }
+            }
+        }
     }
 }

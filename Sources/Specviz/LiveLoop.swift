@@ -56,8 +56,9 @@ public final class LiveLoop {
         self.pump = pump
         self.display = display
         self.glyphs = glyphs
-        let trackers = OverlayTrackers(sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
-                                   preset: s.preset, reference: s.reference, system: s.tuningSystem)
+        let trackers = OverlayTrackers(
+            sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
+            preset: s.preset, reference: s.reference, system: s.tuningSystem)
         pipeline = Pipeline(source: pump.fifo, settings: s, glyphs: glyphs, trackers: trackers)
         picture = PixelBuffer(width: s.width, height: s.height)
     }
@@ -82,7 +83,7 @@ public final class LiveLoop {
                 clock.sleep(until: clock.now() + 1 / fps)
                 continue
             }
-            if pausedAt >= origin {            // just resumed: the media clock did not run
+            if pausedAt >= origin { // just resumed: the media clock did not run
                 origin += clock.now() - pausedAt
                 pausedAt = origin - 1
             }
@@ -99,7 +100,7 @@ public final class LiveLoop {
             let heard = try pump.pump(elapsed: t)
             if pump.ended && heard >= pump.timeWritten - 1e-9 && t > pump.timeWritten { break }
             let start = clock.now()
-            let work = monotonicSeconds(), cpu = threadCPUSeconds()   // the frame's real cost, whatever the clock
+            let work = monotonicSeconds(), cpu = threadCPUSeconds() // the frame's real cost, whatever the clock
             try stepState(time: min(t, heard))
             try composer.render(into: &picture)
             try display.write(picture, index: stats.shown)
@@ -178,7 +179,8 @@ public final class LiveLoop {
     func statusLine(elapsed: Double) -> String {
         let fps = Double(stats.shown) / max(elapsed, 1e-6)
         func ms(_ s: Double) -> String { String(Int(saturating: s * 1000)) + "." + String(Int(saturating: s * 10000) % 10) }
-        return "\(settings.mode.rawValue)  \(Int(saturating: fps.rounded())) fps  frame p50 \(ms(stats.percentile(0.5))) ms p99 \(ms(stats.percentile(0.99))) ms  dropped \(stats.dropped)"
+        return
+            "\(settings.mode.rawValue)  \(Int(saturating: fps.rounded())) fps  frame p50 \(ms(stats.percentile(0.5))) ms p99 \(ms(stats.percentile(0.99))) ms  dropped \(stats.dropped)"
             + "  [m/M mode, t tuner, b bpm, space pause, q quit]"
     }
 }

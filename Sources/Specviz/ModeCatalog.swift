@@ -4,8 +4,10 @@ import SpecvizCore
 /// Builds a mode's frame: its builder, then what its traits add around it (waveform strip,
 /// labels, overlays), in that order.
 enum ModeCatalog {
-    static func build(_ mode: VisualizationMode, state: VisualState, layout: Layout, settings: RenderSettings,
-                      into scene: inout Scene) {
+    static func build(
+        _ mode: VisualizationMode, state: VisualState, layout: Layout, settings: RenderSettings,
+        into scene: inout Scene
+    ) {
         switch mode {
         case .tuner:
             TunerViewMode(meter: settings.meter, preset: settings.preset.id, reference: settings.reference)

@@ -27,8 +27,10 @@ public final class OverlayTrackers: AnalysisTap {
     ///   - pitch, tempo: which trackers to run.
     ///   - preset: tuner targets (SPEC §5).
     ///   - system: temperament, tonic and transposition of the tuner (issue 19).
-    public init(sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: TuningPreset = .chromatic,
-                reference: Double = 440, system: TuningSystem = .equal) {
+    public init(
+        sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: TuningPreset = .chromatic,
+        reference: Double = 440, system: TuningSystem = .equal
+    ) {
         self.reference = reference
         self.system = system
         if pitch {
@@ -48,8 +50,9 @@ public final class OverlayTrackers: AnalysisTap {
         let pitch = settings.tunerOverlay || settings.mode.traits.needsPitch
         let scope = settings.mode.traits.needsScope
         guard pitch || settings.tempoOverlay || scope else { return nil }
-        return OverlayTrackers(sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay, scope: scope,
-                               preset: settings.preset, reference: settings.reference, system: settings.tuningSystem)
+        return OverlayTrackers(
+            sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay, scope: scope,
+            preset: settings.preset, reference: settings.reference, system: settings.tuningSystem)
     }
 
     public func process(_ samples: UnsafeBufferPointer<Float>) {
@@ -96,7 +99,8 @@ public final class OverlayTrackers: AnalysisTap {
     /// to a second after its last.
     func offlineBPM(at time: Double) -> Double? {
         guard let analysis = offline, let first = analysis.beats.first, let last = analysis.beats.last,
-              time >= first.time, time <= last.time + 1 else { return nil }
+            time >= first.time, time <= last.time + 1
+        else { return nil }
         let segment = analysis.segments.last(where: { $0.start <= time }) ?? analysis.segments.first
         return segment?.bpm
     }
@@ -117,7 +121,7 @@ public final class OverlayTrackers: AnalysisTap {
         }
         composer.setOverlays(tuner: tunerOverlay ? self.tunerOverlay : nil, tempo: tempoOverlay ? tempoState : nil)
         if let pitch, let strobe {
-            if heardSinceReading {   // read every frame that heard audio, shown or not
+            if heardSinceReading { // read every frame that heard audio, shown or not
                 strobeReading = strobe.reading()
                 heardSinceReading = false
             }

@@ -24,8 +24,10 @@ public final class Pipeline {
     public func step(time: Double, dt: Double) throws {
         try feed.advance(to: time)
         let settings = composer.settings
-        let beats = trackers?.apply(to: composer, dt: dt, time: time,
-                                    tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
+        let beats =
+            trackers?.apply(
+                to: composer, dt: dt, time: time,
+                tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
         composer.step(toward: feed.latest, time: time, beats: beats)
     }
 

@@ -31,8 +31,9 @@ public final class RenderJob {
 
     public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, from: Double = 0, to: Double? = nil) {
         self.settings = settings
-        pipeline = Pipeline(source: source, settings: settings, glyphs: glyphs,
-                            trackers: OverlayTrackers.forRender(settings, sampleRate: source.sampleRate))
+        pipeline = Pipeline(
+            source: source, settings: settings, glyphs: glyphs,
+            trackers: OverlayTrackers.forRender(settings, sampleRate: source.sampleRate))
         self.from = from.isFinite ? max(0, from) : 0
         // Never past the end of the input when its duration is known.
         if let d = source.duration, let t = to { self.to = min(t, d) } else { self.to = to }
@@ -67,7 +68,9 @@ public final class RenderJob {
         while framesStepped <= k {
             if cancelled() { throw RenderError("interrupted") }
             if feed.exhausted && Double(framesStepped) / Double(settings.fps) > feed.timeRead + 1 {
-                throw RenderError("\(String(format: "%.2f", Double(k) / Double(settings.fps))) s is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)")
+                throw RenderError(
+                    "\(String(format: "%.2f", Double(k) / Double(settings.fps))) s is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)"
+                )
             }
             _ = try step(framesStepped)
             framesStepped += 1
@@ -99,7 +102,8 @@ public final class RenderJob {
                 for k in 0..<first {
                     if stop.value || cancelled() { break }
                     if feed.exhausted && Double(k) / Double(settings.fps) > feed.timeRead + 1 {
-                        throw RenderError("--from \(String(format: "%g", from)) is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)")
+                        throw RenderError(
+                            "--from \(String(format: "%g", from)) is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)")
                     }
                     _ = try step(k)
                 }

@@ -15,6 +15,8 @@ public struct RenderSettings: Sendable {
     public var stats = false
     /// Artist line under the title (with `title`, from the file's tags or `--artist`).
     public var artist: String? = nil
+    /// Frames with straight alpha: 0 where nothing was drawn (`--transparent`).
+    public var transparent = false
     /// Cover, logo and background pictures (issue 17).
     public var artwork = Artwork()
     /// Seconds a beat flash lasts (at any frame rate: 6 frames at 60 fps, 3 at 30).
@@ -33,7 +35,9 @@ public struct RenderSettings: Sendable {
     public var musicMode: Bool {
         get { analysis.tilt != .seedUntilted && analysis.tilt != .off }
         set {
-            if newValue { if analysis.tilt == .seedUntilted { analysis.tilt = .seed } } else {
+            if newValue {
+                if analysis.tilt == .seedUntilted { analysis.tilt = .seed }
+            } else {
                 analysis.tilt = analysis.tilt.usesSeedLevels ? .seedUntilted : .off
             }
         }

@@ -22,8 +22,9 @@ public struct Segment: Equatable, Sendable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let k = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-              let n = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+            let k = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+            let n = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        else { return nil }
         self.init(index: k, count: n)
     }
 

@@ -9,13 +9,19 @@ import Specviz
 /// "db-range", "smoothing", "peak-hold", "gain"), which override the defaults.
 struct AnalysisOptions: ParsableArguments {
     /// The config-file keys these options read.
-    static let keys = ["scale", "bands", "freq-range", "fft-size", "window", "overlap", "hop", "weighting", "tilt",
-                       "db-range", "smoothing", "peak-hold", "gain", "resolution"]
+    static let keys = [
+        "scale", "bands", "freq-range", "fft-size", "window", "overlap", "hop", "weighting", "tilt",
+        "db-range", "smoothing", "peak-hold", "gain", "resolution",
+    ]
 
-    @Option(help: "Spectrogram resolution: full (one row per analysis hop, colour per pixel across, like ffmpeg's showspectrum) or grid (the original 128×128 cells). Default full.")
+    @Option(
+        help:
+            "Spectrogram resolution: full (one row per analysis hop, colour per pixel across, like ffmpeg's showspectrum) or grid (the original 128×128 cells). Default full."
+    )
     var resolution: String?
 
-    @Option(help: "Frequency scale: log, linear, mel, bark, erb, notes (one band per semitone) or octave:N (N = 1, 2, 3, 6, 12, 24; IEC 61260 bands). Default log.")
+    @Option(
+        help: "Frequency scale: log, linear, mel, bark, erb, notes (one band per semitone) or octave:N (N = 1, 2, 3, 6, 12, 24; IEC 61260 bands). Default log.")
     var scale: String?
 
     @Option(help: "Band count of the continuous scales (16–1024; default 128).")
@@ -39,7 +45,11 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: "Frequency weighting: none, A, B, C, D or itu468 (default none).")
     var weighting: String?
 
-    @Option(parsing: .unconditional, help: "Spectral tilt: auto (adaptive, per track), seed (the original music-mode curve), off, or a slope in dB per octave around 1 kHz. Default auto for files, off for `live`.")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Spectral tilt: auto (adaptive, per track), seed (the original music-mode curve), off, or a slope in dB per octave around 1 kHz. Default auto for files, off for `live`."
+    )
     var tilt: String?
 
     @Flag(name: .customLong("no-tilt"), help: "Same as --tilt off.")

@@ -84,7 +84,9 @@ struct AnalyzeCommand: ParsableCommand {
         if json {
             line = "{\"bands_hz\": [" + centres.map { Self.fixed($0, 2) }.joined(separator: ", ") + "],\n\"frames\": [\n"
         } else {
-            line = "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db" + (meter == nil ? "" : ",momentary_lufs,short_term_lufs,integrated_lufs") + "\n"
+            line =
+                "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db"
+                + (meter == nil ? "" : ",momentary_lufs,short_term_lufs,integrated_lufs") + "\n"
         }
         try sink.write(line)
         // As `render` counts frames: ⌈fps · duration⌉ when the duration is known.
@@ -105,10 +107,12 @@ struct AnalyzeCommand: ParsableCommand {
                     if i > 0 { line += ", " }
                     line += Self.fixed(Double(lo + state.display[i] * span), 2)
                 }
-                line += "], \"peak_hz\": " + Self.fixed(f.peakHz, 2) + ", \"rms_db\": " + Self.fixed(Double(f.rmsDB), 2)
+                line +=
+                    "], \"peak_hz\": " + Self.fixed(f.peakHz, 2) + ", \"rms_db\": " + Self.fixed(Double(f.rmsDB), 2)
                     + ", \"peak_db\": " + Self.fixed(Double(f.peakDB), 2)
                 if let meter {
-                    line += ", \"momentary_lufs\": " + Self.fixed(meter.momentary(at: t) ?? .nan, 2)
+                    line +=
+                        ", \"momentary_lufs\": " + Self.fixed(meter.momentary(at: t) ?? .nan, 2)
                         + ", \"short_term_lufs\": " + Self.fixed(meter.shortTerm(at: t) ?? .nan, 2)
                         + ", \"integrated_lufs\": " + Self.fixed(meter.integrated ?? .nan, 2)
                 }

@@ -19,8 +19,9 @@ struct ArtworkOptions: ParsableArguments {
     @Flag(name: .customLong("no-tags"), help: "Ignore the file's title and artist tags.")
     var noTags = false
 
-    @Option(help: "Background: a colour (#rrggbb, #rgb or black, white, gray, navy, teal, maroon) or a picture scaled to fill the frame.",
-            transform: Background.option)
+    @Option(
+        help: "Background: a colour (#rrggbb, #rgb or black, white, gray, navy, teal, maroon) or a picture scaled to fill the frame.",
+        transform: Background.option)
     var background: Background?
 
     @Option(name: .customLong("background-dim"), help: "Darken a background picture: 0 keeps it, 1 is black (default 0.6).")
@@ -32,10 +33,14 @@ struct ArtworkOptions: ParsableArguments {
     @Option(help: "Logo picture for the bottom-right corner (PNG with alpha works best).")
     var logo: String?
 
+    @Flag(help: "Transparent background (straight alpha): PNG stills and sequences, .mov (ProRes 4444) or .webm (VP9 with alpha).")
+    var transparent = false
+
     func validate() throws {
         try InputChecks.number(backgroundDim, "--background-dim", in: 0...1)
         try InputChecks.number(backgroundBlur, "--background-blur", in: 0...0.2)
         if noCover && cover != nil { throw ValidationError("--cover and --no-cover are alternatives") }
+        if transparent && background != nil { throw ValidationError("--transparent and --background are alternatives") }
     }
 
     /// Fills the settings' title, artist and artwork from the options and the file's tags.
@@ -61,6 +66,7 @@ struct ArtworkOptions: ParsableArguments {
         case .picture(let path): art.background = try ImageDecoder.read(path)
         case nil: break
         }
+        settings.transparent = transparent
         art.backgroundDim = Float(backgroundDim)
         art.backgroundBlur = backgroundBlur
         settings.artwork = art
@@ -72,8 +78,10 @@ enum Background: OptionValue {
     case color(SIMD4<Float>)
     case picture(String)
     static let noun = "background"
-    static let names: [String: UInt32] = ["black": 0x000000, "white": 0xFFFFFF, "gray": 0x808080, "grey": 0x808080,
-                                          "navy": 0x000080, "teal": 0x008080, "maroon": 0x800000]
+    static let names: [String: UInt32] = [
+        "black": 0x000000, "white": 0xFFFFFF, "gray": 0x808080, "grey": 0x808080,
+        "navy": 0x000080, "teal": 0x008080, "maroon": 0x800000,
+    ]
 
     init(parsing text: String) throws {
         if let rgb = Self.names[text.lowercased()] { self = .color(Self.color(rgb)); return }

@@ -147,8 +147,11 @@ final class BatchRunner: @unchecked Sendable {
             let text = String(decoding: errorText.value, as: UTF8.self)
                 .split(separator: "\n").last { $0.contains("error:") }
                 .map { String($0.split(separator: ":", maxSplits: 2).last ?? $0).trimmingCharacters(in: .whitespaces) }
-            let why = text ?? (p.terminationReason == .uncaughtSignal ? "killed by signal \(p.terminationStatus)"
-                                                                        : "exit status \(p.terminationStatus)")
+            let why =
+                text
+                ?? (p.terminationReason == .uncaughtSignal
+                    ? "killed by signal \(p.terminationStatus)"
+                    : "exit status \(p.terminationStatus)")
             finish(i, .failed(why))
         }
     }
@@ -176,7 +179,9 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     private func totalLine() -> String {
-        let finished = states.filter { if case .done = $0 { return true }; if case .failed = $0 { return true }; return false }.count
+        let finished = states.filter {
+            if case .done = $0 { return true }; if case .failed = $0 { return true }; return false
+        }.count
         let known = framesTotal.compactMap { $0 }
         let average = known.isEmpty ? 1 : Double(known.reduce(0, +)) / Double(known.count)
         var all = 0.0, done = 0.0
@@ -191,8 +196,9 @@ final class BatchRunner: @unchecked Sendable {
         let frac = all > 0 ? min(1, done / all) : 0
         let elapsed = Date().timeIntervalSince(start)
         let eta = frac > 0.001 ? elapsed * (1 - frac) / frac : 0
-        return String(format: "total: %d/%d files  %3.0f%%  elapsed %@  ETA %@", finished, items.count, frac * 100,
-                      ProgressBar.clock(elapsed), frac > 0.001 ? ProgressBar.clock(eta) : "?")
+        return String(
+            format: "total: %d/%d files  %3.0f%%  elapsed %@  ETA %@", finished, items.count, frac * 100,
+            ProgressBar.clock(elapsed), frac > 0.001 ? ProgressBar.clock(eta) : "?")
     }
 
     /// On a terminal: finished files scroll above, running files and the total are redrawn

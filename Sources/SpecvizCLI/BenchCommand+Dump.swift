@@ -35,7 +35,9 @@ extension BenchCommand {
         let cpu = processCPUSeconds() - c0, wall = monotonicSeconds() - w0
         let tris = (scene.vertices2D.count + scene.vertices3D.count) / 3
         print("\(path): \(scene.width)x\(scene.height), \(tris) triangles, \(threads) thread(s), kernel \(Rasterizer.kernelName)")
-        print(String(format: "time: %d frames, wall %.3f ms/frame, cpu %.3f ms/frame",
-                     frames, wall / Double(frames) * 1000, cpu / Double(frames) * 1000))
+        print(
+            String(
+                format: "time: %d frames, wall %.3f ms/frame, cpu %.3f ms/frame",
+                frames, wall / Double(frames) * 1000, cpu / Double(frames) * 1000))
     }
 }

@@ -27,8 +27,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds of video for the encoder comparison.")
     var seconds: Double = 5
 
-    @Option(help: "Modes to time, comma-separated, or 'all'; with one mode the encoder comparison renders it.",
-            transform: { $0 == "all" ? VisualizationMode.allCases : try $0.split(separator: ",").map { try VisualizationMode(parsing: String($0)) } })
+    @Option(
+        help: "Modes to time, comma-separated, or 'all'; with one mode the encoder comparison renders it.",
+        transform: { $0 == "all" ? VisualizationMode.allCases : try $0.split(separator: ",").map { try VisualizationMode(parsing: String($0)) } })
     var modes: [VisualizationMode] = VisualizationMode.allCases
 
     @Flag(help: "Skip the encoder and end-to-end runs (stages only).")
@@ -89,8 +90,10 @@ struct BenchCommand: ParsableCommand {
             }
             let m = Double(n - 3)
             let tris = (job.composer.scene.vertices2D.count + job.composer.scene.vertices3D.count) / 3
-            print(String(format: "%-12@ geometry %6.2f ms  raster %6.2f ms  (%6d triangles)", mode.rawValue as NSString,
-                         geometry / m * 1000, raster / m * 1000, tris))
+            print(
+                String(
+                    format: "%-12@ geometry %6.2f ms  raster %6.2f ms  (%6d triangles)", mode.rawValue as NSString,
+                    geometry / m * 1000, raster / m * 1000, tris))
             if mode == .bars || sample.pixels.isEmpty { sample = picture }
         }
         if stagesOnly { return }
@@ -118,16 +121,20 @@ struct BenchCommand: ParsableCommand {
         t0 = monotonicSeconds()
         try renderToMP4(settings: s, from: from, to: from + seconds, path: temp, glyphs: glyphs)
         let ours = monotonicSeconds() - t0
-        print(String(format: "specviz render → MP4, same %d frames    %7.2f ms per frame (%.2f s) = %.2f× x264 alone",
-                     frames, ours / Double(frames) * 1000, ours, ours / x264))
+        print(
+            String(
+                format: "specviz render → MP4, same %d frames    %7.2f ms per frame (%.2f s) = %.2f× x264 alone",
+                frames, ours / Double(frames) * 1000, ours, ours / x264))
 
         // 5. End to end, whole track.
         let duration = try AudioDecoder(path: input).duration ?? 0
         t0 = monotonicSeconds()
         try renderToMP4(settings: s, from: 0, to: nil, path: temp, glyphs: glyphs)
         let whole = monotonicSeconds() - t0
-        print(String(format: "end to end: %.1f s of audio → MP4 in %.2f s = %.2f× real time (%d fps)",
-                     duration, whole, duration / whole, s.fps))
+        print(
+            String(
+                format: "end to end: %.1f s of audio → MP4 in %.2f s = %.2f× real time (%d fps)",
+                duration, whole, duration / whole, s.fps))
     }
 
     func renderToMP4(settings s: RenderSettings, from: Double, to: Double?, path: String, glyphs: GlyphProvider?) throws {

@@ -17,7 +17,9 @@ struct FlatJSON {
         try expect(UInt8(ascii: "{"), "expected '{' at the start")
         var fields: [Field] = []
         skipSpace()
-        if peek == UInt8(ascii: "}") { i += 1 } else {
+        if peek == UInt8(ascii: "}") {
+            i += 1
+        } else {
             while true {
                 skipSpace()
                 let keyLine = line
@@ -64,8 +66,10 @@ struct FlatJSON {
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = i
-            while let c = peek, c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
-                || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { i += 1 }
+            while let c = peek,
+                c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                    || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+            { i += 1 }
             guard let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else { throw fail("bad number for \"\(key)\"") }
             return .number(v)
         case UInt8(ascii: "{"), UInt8(ascii: "["): throw fail("\"\(key)\" must be a plain value, not an object or array")
@@ -80,7 +84,7 @@ struct FlatJSON {
     }
 
     private mutating func parseString() throws -> String {
-        i += 1   // opening quote
+        i += 1 // opening quote
         var out: [UInt8] = []
         while true {
             guard let b = peek else { throw fail("unterminated string") }
@@ -97,7 +101,8 @@ struct FlatJSON {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
                 case UInt8(ascii: "u"):
                     guard i + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16),
-                          let scalar = Unicode.Scalar(code) else { throw fail("bad \\u escape") }
+                        let scalar = Unicode.Scalar(code)
+                    else { throw fail("bad \\u escape") }
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                     i += 4
                 default: throw fail("bad escape '\\\(Character(Unicode.Scalar(e)))'")

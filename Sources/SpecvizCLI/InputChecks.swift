@@ -47,7 +47,7 @@ enum InputChecks {
         }
         let limit = max(2, n.count / 3)
         let close = scored.filter { $0.1 <= limit || (n.count >= 3 && $0.0.lowercased().hasPrefix(n)) }
-            .enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element)   // ties: list order
+            .enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element) // ties: list order
             .prefix(3).map(\.0)
         return close.isEmpty ? "" : ", did you mean " + close.joined(separator: ", ") + "?"
     }

@@ -53,8 +53,12 @@ struct JoinCommand: ParsableCommand {
             try StreamJoiner.join(parts: parts, to: output, audio: tee?.track(from: audioFrom), audioName: audio ?? "audio")
         }
         if !quiet {
-            FileHandle.standardError.write(Data(String(format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
-                                                       parts.count, summary.frames, summary.seconds, output).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
+                        parts.count, summary.frames, summary.seconds, output
+                    ).utf8))
         }
     }
 }

@@ -42,11 +42,12 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         var settings = try look.settings()
-        try analysis.apply(to: &settings, defaultTilt: .off)   // mic mode: no tilt unless asked for
+        try analysis.apply(to: &settings, defaultTilt: .off) // mic mode: no tilt unless asked for
         let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
         let pump = LiveAudioPump(capturing: capture)
-        try LiveRunner.run(settings: settings, pump: pump, display: display, stats: look.stats, duration: duration,
-                           overwrite: overwrite)
+        try LiveRunner.run(
+            settings: settings, pump: pump, display: display, stats: look.stats, duration: duration,
+            overwrite: overwrite)
     }
 }
 
@@ -68,11 +69,12 @@ struct DisplayOptions: ParsableArguments {
     var fbBpp: Int = 32
 }
 
-
 /// Opens the display, runs the live loop, restores the terminal and saves the settings.
 enum LiveRunner {
-    static func run(settings: RenderSettings, pump: LiveAudioPump, display options: DisplayOptions, stats: Bool,
-                    duration: Double?, overwrite: Bool) throws {
+    static func run(
+        settings: RenderSettings, pump: LiveAudioPump, display options: DisplayOptions, stats: Bool,
+        duration: Double?, overwrite: Bool
+    ) throws {
         var settings = settings
         let useFB: Bool
         switch options.display {
@@ -86,7 +88,7 @@ enum LiveRunner {
             let path = options.fb ?? "/dev/fb0"
             // A plain file stands in for a framebuffer: never write over one unasked.
             var st = stat()
-            if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {   // follows links
+            if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG { // follows links
                 throw CLIError("'\(path)' exists and is a regular file, not a framebuffer device (use -y to write over it)")
             }
             display = try FramebufferSink(path: path, width: options.fbSize?.width, height: options.fbSize?.height, bitsPerPixel: options.fbBpp)
@@ -94,7 +96,7 @@ enum LiveRunner {
             guard isatty(STDOUT_FILENO) != 0 else {
                 throw CLIError("the terminal display needs a terminal on standard output (or use --display fb --fb PATH)")
             }
-            settings.labels = false            // text is unreadable at one pixel per cell
+            settings.labels = false // text is unreadable at one pixel per cell
             let sink = TerminalSink()
             terminalSink = sink
             display = sink
@@ -127,10 +129,12 @@ enum LiveRunner {
         session?.stop()
         if stats {
             let s = loop.settings
-            let line = String(format: (isatty(STDERR_FILENO) != 0 ? "\r\u{1B}[K" : "") + "specviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms; thread CPU per frame p50 %.2f ms, p99 %.2f ms\n",
-                              s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
-                              result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000,
-                              result.cpuPercentile(0.5) * 1000, result.cpuPercentile(0.99) * 1000)
+            let line = String(
+                format: (isatty(STDERR_FILENO) != 0 ? "\r\u{1B}[K" : "")
+                    + "specviz: live %@ %dx%d: %d frames shown, %d dropped; frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms; thread CPU per frame p50 %.2f ms, p99 %.2f ms\n",
+                s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
+                result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000,
+                result.cpuPercentile(0.5) * 1000, result.cpuPercentile(0.99) * 1000)
             FileHandle.standardError.write(line.data(using: .utf8)!)
         }
         do {
@@ -151,4 +155,3 @@ enum LiveRunner {
         if updated != config { try updated.save() }
     }
 }
-

@@ -5,8 +5,9 @@ import Tuning
 
 /// Options that decide how frames look, shared by `render` and `live`.
 struct LookOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Visualisation mode: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")).",
-            transform: VisualizationMode.option)
+    @Option(
+        name: .shortAndLong, help: "Visualisation mode: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")).",
+        transform: VisualizationMode.option)
     var mode: VisualizationMode?
 
     @Option(help: "Frame size WxH (e.g. 1920x1080, 1080x1920, 1080x1080); default 1920x1080.", transform: FrameSize.option)
@@ -21,8 +22,10 @@ struct LookOptions: ParsableArguments {
     @Option(help: "Title drawn in the corner of the video.")
     var title: String?
 
-    @Option(help: "Colour table: \(Palette.all.map(\.name).joined(separator: ", ")). Sets the spectrogram's heatmap in spectrogram mode, else the frequency gradient (defaults: heat, spectrum).",
-            transform: Palette.option)
+    @Option(
+        help:
+            "Colour table: \(Palette.all.map(\.name).joined(separator: ", ")). Sets the spectrogram's heatmap in spectrogram mode, else the frequency gradient (defaults: heat, spectrum).",
+        transform: Palette.option)
     var palette: Palette?
 
     @Flag(help: "Show the render time / FPS readout.")
@@ -42,8 +45,9 @@ struct LookOptions: ParsableArguments {
 
     @OptionGroup var tuningSystem: TuningSystemOptions
 
-    @Option(help: "Tuner view meter pair: arc (LED arc + chromatic strip), wheel (note wheel + ruler), strobe (stroboscope + info bar).",
-            transform: TunerMeter.option)
+    @Option(
+        help: "Tuner view meter pair: arc (LED arc + chromatic strip), wheel (note wheel + ruler), strobe (stroboscope + info bar).",
+        transform: TunerMeter.option)
     var meter: TunerMeter = .arc
 
     @Option(help: "Rasteriser threads.")

@@ -21,8 +21,9 @@ extension OptionValue {
 
 /// An unknown name: "unknown mode 'lasers', did you mean …? (modes: …)".
 func unknownName(_ noun: String, _ text: String, among names: [String], plural: String? = nil) -> ValidationError {
-    ValidationError("unknown \(noun) '\(text)'" + InputChecks.suggestions(text, among: names)
-        + " (\(plural ?? noun + "s"): \(names.joined(separator: ", ")))")
+    ValidationError(
+        "unknown \(noun) '\(text)'" + InputChecks.suggestions(text, among: names)
+            + " (\(plural ?? noun + "s"): \(names.joined(separator: ", ")))")
 }
 
 extension VisualizationMode: OptionValue {

@@ -39,7 +39,8 @@ struct PresetsCommand: ParsableCommand {
                 out += "  " + p.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(p.name): \(notes)\n"
             }
         }
-        out += "\(TuningPreset.all.count) presets. Reference pitch: --reference "
+        out +=
+            "\(TuningPreset.all.count) presets. Reference pitch: --reference "
             + ReferencePitch.presets.map { String(format: "%g", $0) }.joined(separator: ", ") + " or any 400–480 Hz.\n"
         FileHandle.standardOutput.write(out.data(using: .utf8)!)
     }

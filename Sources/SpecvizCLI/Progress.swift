@@ -61,7 +61,7 @@ enum Termination {
         sem_init(&watchdogWake, 0, 0)
         let handler: @convention(c) (Int32) -> Void = { sig in
             if caughtSignal == 0 { caughtSignal = sig }
-            sem_post(&watchdogWake)          // async-signal-safe
+            sem_post(&watchdogWake) // async-signal-safe
         }
         for sig in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(sig, handler) }
         let watchdog = Thread {

@@ -5,8 +5,9 @@ import SpecvizCore
 
 /// Options of `render` for many files at once.
 struct BatchOptions: ParsableArguments {
-    @Option(name: [.customShort("j"), .long],
-            help: "With several inputs: files rendered at once (default: one per core, each child using cores/j threads).")
+    @Option(
+        name: [.customShort("j"), .long],
+        help: "With several inputs: files rendered at once (default: one per core, each child using cores/j threads).")
     var jobs: Int?
 
     @Option(name: .customLong("inputs-from"), help: "Also render the files listed in FILE, one per line ('-' reads stdin; # starts a comment).")
@@ -141,9 +142,10 @@ extension RenderCommand {
         // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
         // their partial files, and the batch exits 128 + the signal.
         Termination.install()
-        let runner = BatchRunner(items: items, jobs: jobs, childArguments: childArguments(threads: threads),
-                                 showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
-                                 cancelled: { Termination.isSet })
+        let runner = BatchRunner(
+            items: items, jobs: jobs, childArguments: childArguments(threads: threads),
+            showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
+            cancelled: { Termination.isSet })
         let failures = runner.run()
         try Termination.check()
         if !failures.isEmpty {

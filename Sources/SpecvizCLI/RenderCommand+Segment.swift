@@ -25,7 +25,8 @@ extension RenderCommand {
             throw CLIError("segment \(segment) holds no frames (the render has only \(Int((Double(fps) * (end - start) - 1e-6).rounded(.up))) frames)")
         }
         if !overwrite, PNGSequenceSink.isPattern(out), let o = output,
-           AtomicFile.exists(PNGSequenceSink.path(o, span.frames.lowerBound)) {
+            AtomicFile.exists(PNGSequenceSink.path(o, span.frames.lowerBound))
+        {
             throw CLIError("'\(PNGSequenceSink.path(o, span.frames.lowerBound))' exists (use -y to overwrite)")
         }
         from = span.from

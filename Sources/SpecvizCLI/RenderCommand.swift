@@ -88,13 +88,16 @@ struct RenderCommand: ParsableCommand {
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51 (got \(crf))") }
         if !InputChecks.x264Presets.contains(x264Preset) {
-            throw ValidationError("unknown --x264-preset '\(x264Preset)'\(InputChecks.suggestions(x264Preset, among: InputChecks.x264Presets)) (presets: \(InputChecks.x264Presets.joined(separator: ", ")))")
+            throw ValidationError(
+                "unknown --x264-preset '\(x264Preset)'\(InputChecks.suggestions(x264Preset, among: InputChecks.x264Presets)) (presets: \(InputChecks.x264Presets.joined(separator: ", ")))"
+            )
         }
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
             if ext != "png" && !InputChecks.videoExtensions.contains(ext) {
-                throw ValidationError("cannot write '\(output)': unsupported output format '.\(ext)' (use .mp4, .mkv, .mov, .webm, .gif, .png or a %05d.png pattern)")
+                throw ValidationError(
+                    "cannot write '\(output)': unsupported output format '.\(ext)' (use .mp4, .mkv, .mov, .webm, .gif, .png or a %05d.png pattern)")
             }
         }
         if live && (output != nil || at != nil || dumpFrame != nil) { throw ValidationError("--live shows the render: no -o, --at or --dump-frame") }
@@ -162,8 +165,10 @@ struct RenderCommand: ParsableCommand {
         let sink: FrameSink
         if isSequence {
             // A segment writes its frames only; the frames past it belong to the other segments.
-            sink = numberedForSegment(try PNGSequenceSink(pattern: output, overwrite: overwrite,
-                                                          removesLaterFrames: segment == nil), fps: settings.fps)
+            sink = numberedForSegment(
+                try PNGSequenceSink(
+                    pattern: output, overwrite: overwrite,
+                    removesLaterFrames: segment == nil), fps: settings.fps)
         } else {
             var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
             options.audio = tee.track(from: start)
@@ -173,6 +178,7 @@ struct RenderCommand: ParsableCommand {
             options.crf = crf
             options.threads = batch.x264Threads
             options.overwrite = overwrite
+            options.alpha = settings.transparent
             sink = try VideoEncoder(path: output, options: options)
         }
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
@@ -236,11 +242,13 @@ extension RenderCommand {
             }
         }
         // 250 ms of device buffer against the pump's 100 ms lead: writes do not block the frame loop.
-        let playback = try ALSAPlayback(device: liveDisplay.device, sampleRate: decoder.sampleRate, channels: decoder.channelCount,
-                                        latency: 0.25)
+        let playback = try ALSAPlayback(
+            device: liveDisplay.device, sampleRate: decoder.sampleRate, channels: decoder.channelCount,
+            latency: 0.25)
         let pump = LiveAudioPump(playing: decoder, through: playback)
-        try LiveRunner.run(settings: settings, pump: pump, display: liveDisplay, stats: look.stats,
-                           duration: end.map { $0 - start }, overwrite: overwrite)
+        try LiveRunner.run(
+            settings: settings, pump: pump, display: liveDisplay, stats: look.stats,
+            duration: end.map { $0 - start }, overwrite: overwrite)
         try? playback.drain()
     }
 }

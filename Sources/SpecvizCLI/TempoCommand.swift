@@ -58,7 +58,8 @@ struct TempoCommand: ParsableCommand {
     static func parseRange(_ text: String) -> ClosedRange<Double>? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]),
-              lo >= 20, hi <= 400, hi >= 2 * lo else { return nil }
+            lo >= 20, hi <= 400, hi >= 2 * lo
+        else { return nil }
         return lo...hi
     }
 
@@ -80,8 +81,11 @@ struct TempoCommand: ParsableCommand {
             for u in updates {
                 if raw {
                     let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
-                    out += String(format: "%.4f,", u.time) + bpm
-                        + String(format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0, u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0)
+                    out +=
+                        String(format: "%.4f,", u.time) + bpm
+                        + String(
+                            format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0,
+                            u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0)
                 } else {
                     let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)
@@ -100,7 +104,8 @@ struct TempoCommand: ParsableCommand {
                 String(format: "{\"start\": %.3f, \"end\": %.3f, \"bpm\": %.2f}", $0.start, $0.end, $0.bpm)
             }
             let beatRows = analysis.beats.map { String(format: "[%.4f, ", $0.time) + ($0.position.map { String($0) } ?? "null") + "]" }
-            out = "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
+            out =
+                "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
                 + "\"meter\": \(meter), \"segments\": [" + segments.joined(separator: ", ") + "], "
                 + "\"beats\": [" + beatRows.joined(separator: ", ") + "], "
                 + "\"timeline\": [" + rows.joined(separator: ", ") + "]}\n"
@@ -110,8 +115,9 @@ struct TempoCommand: ParsableCommand {
                 var line = String(format: "%.1f BPM", first.bpm)
                 for s in analysis.segments.dropFirst() { line += String(format: ", then %.1f from %.1f s", s.bpm, s.start) }
                 if let meter = analysis.meter { line += " in \(meter)" }
-                out = String(format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
-                             name, line, summary.confidence * 100, summary.shownFraction * 100)
+                out = String(
+                    format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
+                    name, line, summary.confidence * 100, summary.shownFraction * 100)
             } else {
                 out = "\(name): no steady beat detected\n"
             }

@@ -134,7 +134,8 @@ struct ToneCommand: ParsableCommand {
             return (ToneScore.sequence(frequencies, noteDuration: each), "in turn, \(seconds(each)) each: \(list)")
         }
         if frequencies.count > ToneEngine.maxSounding && !quiet {
-            FileHandle.standardError.write("note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
+            FileHandle.standardError.write(
+                "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
         }
         let held = duration ?? 4
         return (ToneScore.chord(frequencies, duration: held, strum: strum), "\(list) for \(seconds(held))")
@@ -143,8 +144,10 @@ struct ToneCommand: ParsableCommand {
     /// Parses `A4`, `C#3`, `Bb2`, a MIDI number, `440Hz`/`440.5hz`, or (with a preset) a bare pitch class.
     /// With a `system`, a note name or MIDI number is a written note: it plays the tempered
     /// frequency of the sounding note (written − transpose); preset strings are sounding notes.
-    static func parse(_ text: String, preset: TuningPreset?, reference: Double,
-                      system: TuningSystem = .equal) throws -> (label: String, hertz: Double) {
+    static func parse(
+        _ text: String, preset: TuningPreset?, reference: Double,
+        system: TuningSystem = .equal
+    ) throws -> (label: String, hertz: Double) {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.lowercased().hasSuffix("hz") {
             guard let f = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), f.isFinite, f > 0 else {

@@ -47,8 +47,9 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Tuning preset id (see `specviz presets`).", transform: TuningPreset.option)
     var preset: TuningPreset = .chromatic
 
-    @Option(help: "Reference pitch of A4 in Hz: 415, 416, 430.54, 432, 440, 441, 442, 443, 444 or any 400–480.",
-            transform: ReferencePitch.option)
+    @Option(
+        help: "Reference pitch of A4 in Hz: 415, 416, 430.54, 432, 440, 441, 442, 443, 444 or any 400–480.",
+        transform: ReferencePitch.option)
     var reference: ReferencePitch = .standard
 
     @Flag(help: "Name notes with flats (Db3) instead of sharps (C#3).")
@@ -69,7 +70,7 @@ struct TuneCommand: ParsableCommand {
         let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
         tracker.system = system
         var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
-        var frames = ""   // JSON frame objects, comma-separated
+        var frames = "" // JSON frame objects, comma-separated
         var summary = TuneSummary()
         let flats = self.flats, raw = self.raw, csv = self.csv, json = self.json
         let onHop: (PitchTracker) -> Void = { t in
@@ -102,7 +103,8 @@ struct TuneCommand: ParsableCommand {
                 if json {
                     if !frames.isEmpty { frames += ",\n" }
                     if let r = row {
-                        frames += String(format: "{\"time_s\":%.4f,\"f0_hz\":%.4f,\"note\":\"", t.time, r.0) + r.1
+                        frames +=
+                            String(format: "{\"time_s\":%.4f,\"f0_hz\":%.4f,\"note\":\"", t.time, r.0) + r.1
                             + String(format: "\",\"cents\":%.2f,\"confidence\":%.3f}", r.2, confidence)
                     } else {
                         frames += String(format: "{\"time_s\":%.4f,\"f0_hz\":null,\"note\":null,\"cents\":null,\"confidence\":0}", t.time)
@@ -119,8 +121,9 @@ struct TuneCommand: ParsableCommand {
         }
         let name = (input as NSString).lastPathComponent
         if json {
-            out = jsonReport(file: name, duration: tracker.time, summary: summary, preset: tuningPreset,
-                             reference: ref, system: system, frames: frames)
+            out = jsonReport(
+                file: name, duration: tracker.time, summary: summary, preset: tuningPreset,
+                reference: ref, system: system, frames: frames)
         } else if !csv {
             out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats, system: system)
         }
@@ -128,15 +131,19 @@ struct TuneCommand: ParsableCommand {
     }
 
     /// The `--json` document: the summary's notes and every hop's row.
-    func jsonReport(file: String, duration: Double, summary: TuneSummary, preset: TuningPreset,
-                    reference: Double, system: TuningSystem, frames: String) -> String {
-        var s = "{\"file\":" + jsonString(file) + String(format: ",\"duration_s\":%.4f,", duration)
+    func jsonReport(
+        file: String, duration: Double, summary: TuneSummary, preset: TuningPreset,
+        reference: Double, system: TuningSystem, frames: String
+    ) -> String {
+        var s =
+            "{\"file\":" + jsonString(file) + String(format: ",\"duration_s\":%.4f,", duration)
             + "\"preset\":" + jsonString(preset.id) + String(format: ",\"reference_hz\":%g,\"raw\":%@,", reference, raw ? "true" : "false")
             + "\"temperament\":" + jsonString(system.temperament.id) + ",\"tonic\":" + jsonString(Note.sharpNames[system.tonic])
             + ",\"transpose\":\(system.transpose),\n\"notes\":["
         for (i, g) in summary.shown.enumerated() {
             let (mc, mh) = g.settledMean
-            s += (i > 0 ? ",\n" : "\n") + String(format: "{\"start_s\":%.4f,\"end_s\":%.4f,\"held_s\":%.4f,", g.start, g.end, g.end - g.start)
+            s +=
+                (i > 0 ? ",\n" : "\n") + String(format: "{\"start_s\":%.4f,\"end_s\":%.4f,\"held_s\":%.4f,", g.start, g.end, g.end - g.start)
                 + "\"note\":" + jsonString(g.note.name(flats: flats)) + ",\"target\":" + jsonString(g.target.name(flats: flats))
                 + String(format: ",\"mean_hz\":%.4f,\"mean_cents\":%.2f,\"verdict\":", mh, mc)
                 + jsonString(TuneSummary.verdict(cents: mc)) + "}"

@@ -4,7 +4,8 @@ import Tuning
 
 /// `--transpose`, `--temperament` and `--tonic`, shared by `tune` and `tone` (issue 19).
 struct TuningSystemOptions: ParsableArguments {
-    @Option(help: "Show written pitch for a transposing instrument: Bb (+2), Eb (+9), F (+7), A (+3), G (+5), D (−2), C, or N semitones (written = sounding + N).")
+    @Option(
+        help: "Show written pitch for a transposing instrument: Bb (+2), Eb (+9), F (+7), A (+3), G (+5), D (−2), C, or N semitones (written = sounding + N).")
     var transpose: String?
 
     @Option(help: "equal, just, pythagorean, meantone, werckmeister3, kirnberger3, vallotti, young, or a Scala FILE.scl (12 notes, 2/1 octave).")
@@ -15,9 +16,10 @@ struct TuningSystemOptions: ParsableArguments {
 
     /// The tuning system the options describe; `config` fills what the command line leaves out.
     func system(config: Config? = nil) throws -> TuningSystem {
-        try TuningSystemOptions.make(transpose: transpose ?? config?.transpose,
-                                     temperament: temperament ?? config?.temperament,
-                                     tonic: tonic ?? config?.tonic)
+        try TuningSystemOptions.make(
+            transpose: transpose ?? config?.transpose,
+            temperament: temperament ?? config?.temperament,
+            tonic: tonic ?? config?.tonic)
     }
 
     static func make(transpose: String?, temperament: String?, tonic: String?) throws -> TuningSystem {
@@ -37,7 +39,8 @@ struct TuningSystemOptions: ParsableArguments {
                 s.temperament = t
             } else if temperament.lowercased().hasSuffix(".scl") {
                 guard let data = FileManager.default.contents(atPath: temperament),
-                      let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+                    let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
+                else {
                     throw CLIError("--temperament \(temperament): cannot read the file")
                 }
                 do { s.temperament = try Temperament.parseScala(text, file: temperament) } catch {

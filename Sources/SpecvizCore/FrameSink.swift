@@ -6,4 +6,3 @@ public protocol FrameSink: AnyObject {
     func finish() throws
     func cancel()
 }
-

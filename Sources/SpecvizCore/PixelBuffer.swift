@@ -24,15 +24,16 @@ public struct PixelBuffer: Sendable {
     /// The pixel at (x, y) as RGBA bytes.
     public func rgba(x: Int, y: Int) -> SIMD4<UInt8> {
         let p = pixels[y * width + x]
-        return SIMD4(UInt8(truncatingIfNeeded: p), UInt8(truncatingIfNeeded: p >> 8),
-                     UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 24))
+        return SIMD4(
+            UInt8(truncatingIfNeeded: p), UInt8(truncatingIfNeeded: p >> 8),
+            UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 24))
     }
 
     /// Packs a colour in 0…1 (clamped) into a pixel.
     @inlinable
     public static func pack(_ c: SIMD4<Float>) -> UInt32 {
         var v = c * 255 + 0.5
-        v.replace(with: 0, where: .!(v .>= 0))   // NaN → 0
+        v.replace(with: 0, where: .!(v .>= 0)) // NaN → 0
         v.replace(with: 255, where: v .> 255)
         return UInt32(v.x) | UInt32(v.y) << 8 | UInt32(v.z) << 16 | UInt32(v.w) << 24
     }

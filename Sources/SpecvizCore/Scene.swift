@@ -139,8 +139,10 @@ public struct Scene: Sendable {
 
     /// Arbitrary quad a-b-c-d (in order around the quad) as two triangles, per-corner colours.
     @inlinable
-    public mutating func quad(_ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>, _ d: SIMD2<Float>,
-                              _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>, _ cd: SIMD4<Float>) {
+    public mutating func quad(
+        _ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>, _ d: SIMD2<Float>,
+        _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>, _ cd: SIMD4<Float>
+    ) {
         vertices2D.append(Vertex2D(a, ca))
         vertices2D.append(Vertex2D(b, cb))
         vertices2D.append(Vertex2D(c, cc))

@@ -34,14 +34,18 @@ public enum ClickTracks {
 
     /// A pattern repeated for `seconds`: `hits` lists (beat position within the bar,
     /// voice); `beatsPerBar` beats per bar at `bpm`. `leadIn` seconds of silence first.
-    public static func pattern(bpm: Double, beatsPerBar: Double, hits: [(Double, Voice)],
-                               seconds: Double, sampleRate: Int, leadIn: Double = 0) -> [Float] {
+    public static func pattern(
+        bpm: Double, beatsPerBar: Double, hits: [(Double, Voice)],
+        seconds: Double, sampleRate: Int, leadIn: Double = 0
+    ) -> [Float] {
         let total = Int(seconds * Double(sampleRate))
         var out = [Float](repeating: 0, count: total)
         let beat = 60 / bpm
-        let samples: [Voice: [Float]] = [.kick: hit(.kick, sampleRate: sampleRate),
-                                         .hat: hit(.hat, sampleRate: sampleRate),
-                                         .click: hit(.click, sampleRate: sampleRate)]
+        let samples: [Voice: [Float]] = [
+            .kick: hit(.kick, sampleRate: sampleRate),
+            .hat: hit(.hat, sampleRate: sampleRate),
+            .click: hit(.click, sampleRate: sampleRate),
+        ]
         var bar = 0
         while true {
             let barStart = leadIn + Double(bar) * beatsPerBar * beat
@@ -58,31 +62,38 @@ public enum ClickTracks {
 
     /// A plain click on every beat.
     public static func clicks(bpm: Double, seconds: Double, sampleRate: Int, leadIn: Double = 0) -> [Float] {
-        pattern(bpm: bpm, beatsPerBar: 1, hits: [(0, .click)], seconds: seconds,
-                sampleRate: sampleRate, leadIn: leadIn)
+        pattern(
+            bpm: bpm, beatsPerBar: 1, hits: [(0, .click)], seconds: seconds,
+            sampleRate: sampleRate, leadIn: leadIn)
     }
 
     /// Kick on every beat, hi-hat on every off-beat eighth (house / four-on-the-floor).
     public static func fourOnTheFloor(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
-        pattern(bpm: bpm, beatsPerBar: 4,
-                hits: [(0, .kick), (1, .kick), (2, .kick), (3, .kick),
-                       (0.5, .hat), (1.5, .hat), (2.5, .hat), (3.5, .hat)],
-                seconds: seconds, sampleRate: sampleRate)
+        pattern(
+            bpm: bpm, beatsPerBar: 4,
+            hits: [
+                (0, .kick), (1, .kick), (2, .kick), (3, .kick),
+                (0.5, .hat), (1.5, .hat), (2.5, .hat), (3.5, .hat),
+            ],
+            seconds: seconds, sampleRate: sampleRate)
     }
 
     /// The syncopated pattern of seed 002 step 20 ("Missing", 123 BPM): kicks on beats
     /// 1, 2.5 and 4 of each bar, a hi-hat on every eighth note.
     public static func syncopated(bpm: Double = 123, seconds: Double, sampleRate: Int) -> [Float] {
-        pattern(bpm: bpm, beatsPerBar: 4,
-                hits: [(0, .kick), (1.5, .kick), (3, .kick)] + (0..<8).map { (Double($0) * 0.5, Voice.hat) },
-                seconds: seconds, sampleRate: sampleRate)
+        pattern(
+            bpm: bpm, beatsPerBar: 4,
+            hits: [(0, .kick), (1.5, .kick), (3, .kick)] + (0..<8).map { (Double($0) * 0.5, Voice.hat) },
+            seconds: seconds, sampleRate: sampleRate)
     }
 
     /// Pitched notes without drums: each entry (beat position in the bar, frequencies,
     /// gain) sounds every bar as a plucked/piano-like tone (3 harmonics, 5 ms attack,
     /// 0.35 s decay). `leadIn` seconds of silence first.
-    public static func notes(bpm: Double, beatsPerBar: Double, notes: [(Double, [Double], Float)],
-                             seconds: Double, sampleRate: Int, leadIn: Double = 0) -> [Float] {
+    public static func notes(
+        bpm: Double, beatsPerBar: Double, notes: [(Double, [Double], Float)],
+        seconds: Double, sampleRate: Int, leadIn: Double = 0
+    ) -> [Float] {
         let sr = Double(sampleRate)
         let total = Int(seconds * sr)
         var out = [Float](repeating: 0, count: total)
@@ -113,22 +124,29 @@ public enum ClickTracks {
     /// A 3/4 waltz without drums: a bass note on beat 1, a chord on beats 2 and 3
     /// ("oom-pah-pah"), the bass alternating between two roots bar by bar.
     public static func drumlessWaltz(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
-        let barA = notes(bpm: bpm, beatsPerBar: 6, notes: [(0, [98], 0.6), (1, [392, 494, 587], 0.3), (2, [392, 494, 587], 0.3),
-                                                          (3, [147], 0.6), (4, [370, 440, 523], 0.3), (5, [370, 440, 523], 0.3)],
-                         seconds: seconds, sampleRate: sampleRate)
+        let barA = notes(
+            bpm: bpm, beatsPerBar: 6,
+            notes: [
+                (0, [98], 0.6), (1, [392, 494, 587], 0.3), (2, [392, 494, 587], 0.3),
+                (3, [147], 0.6), (4, [370, 440, 523], 0.3), (5, [370, 440, 523], 0.3),
+            ],
+            seconds: seconds, sampleRate: sampleRate)
         return barA
     }
 
     /// A bossa nova groove: bass on 1 and 3 with pick-ups on the "and" of 2 and 4, the
     /// 3-2 bossa clave on a rim click over two bars, a soft shaker on every eighth.
     public static func bossa(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
-        let shaker = pattern(bpm: bpm, beatsPerBar: 8, hits: (0..<16).map { (Double($0) * 0.5, Voice.hat) },
-                             seconds: seconds, sampleRate: sampleRate)
+        let shaker = pattern(
+            bpm: bpm, beatsPerBar: 8, hits: (0..<16).map { (Double($0) * 0.5, Voice.hat) },
+            seconds: seconds, sampleRate: sampleRate)
         // Clave (in eighths of a two-bar cycle): 0, 3, 6, 10, 12.
-        let clave = pattern(bpm: bpm, beatsPerBar: 8, hits: [0, 3, 6, 10, 12].map { (Double($0) * 0.5, Voice.click) },
-                            seconds: seconds, sampleRate: sampleRate)
-        let bass = notes(bpm: bpm, beatsPerBar: 4, notes: [(0, [82.4], 0.7), (1.5, [82.4], 0.5), (2, [123.5], 0.7), (3.5, [123.5], 0.5)],
-                         seconds: seconds, sampleRate: sampleRate)
+        let clave = pattern(
+            bpm: bpm, beatsPerBar: 8, hits: [0, 3, 6, 10, 12].map { (Double($0) * 0.5, Voice.click) },
+            seconds: seconds, sampleRate: sampleRate)
+        let bass = notes(
+            bpm: bpm, beatsPerBar: 4, notes: [(0, [82.4], 0.7), (1.5, [82.4], 0.5), (2, [123.5], 0.7), (3.5, [123.5], 0.5)],
+            seconds: seconds, sampleRate: sampleRate)
         var out = bass
         for i in out.indices { out[i] += 0.3 * shaker[i] + 0.5 * clave[i] }
         return out
@@ -137,13 +155,16 @@ public enum ClickTracks {
     /// A slow ballad: kick on 1 and 3, a soft snare-like noise on 2 and 4, quiet hats on
     /// the eighths, and a chord on every beat.
     public static func ballad(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
-        let drums = pattern(bpm: bpm, beatsPerBar: 4,
-                            hits: [(0, .kick), (2, .kick), (1, .click), (3, .click)],
-                            seconds: seconds, sampleRate: sampleRate)
-        let hats = pattern(bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, Voice.hat) },
-                           seconds: seconds, sampleRate: sampleRate)
-        let chords = notes(bpm: bpm, beatsPerBar: 4, notes: (0..<4).map { (Double($0), [262, 330, 392], Float(0.25)) },
-                           seconds: seconds, sampleRate: sampleRate)
+        let drums = pattern(
+            bpm: bpm, beatsPerBar: 4,
+            hits: [(0, .kick), (2, .kick), (1, .click), (3, .click)],
+            seconds: seconds, sampleRate: sampleRate)
+        let hats = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, Voice.hat) },
+            seconds: seconds, sampleRate: sampleRate)
+        let chords = notes(
+            bpm: bpm, beatsPerBar: 4, notes: (0..<4).map { (Double($0), [262, 330, 392], Float(0.25)) },
+            seconds: seconds, sampleRate: sampleRate)
         var out = drums
         for i in out.indices { out[i] += 0.25 * hats[i] + chords[i] }
         return out

@@ -18,13 +18,16 @@ public enum GoldenFrame {
 
     /// Per-channel differences above `tolerance` (0…255) count as differing pixels; the test
     /// fails when more than `maxDifferingFraction` of the pixels differ.
-    public static func assertMatches(_ picture: PixelBuffer, name: String, tolerance: Int = 3,
-                                     maxDifferingFraction: Double = 0.002,
-                                     file: StaticString = #filePath, line: UInt = #line) {
+    public static func assertMatches(
+        _ picture: PixelBuffer, name: String, tolerance: Int = 3,
+        maxDifferingFraction: Double = 0.002,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let p = path(name)
         if ProcessInfo.processInfo.environment["SPECVIZ_RECORD_GOLDEN"] == "1" {
-            try? FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent,
-                                                     withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                atPath: (p as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             do { try PNGFile.write(picture, to: p) } catch { XCTFail("cannot record \(p): \(error)", file: file, line: line) }
             XCTFail("recorded golden frame \(name); run again without SPECVIZ_RECORD_GOLDEN", file: file, line: line)
             return
@@ -34,8 +37,9 @@ public enum GoldenFrame {
             return
         }
         guard golden.width == picture.width, golden.height == picture.height else {
-            XCTFail("golden \(name) is \(golden.width)x\(golden.height), picture is \(picture.width)x\(picture.height)",
-                    file: file, line: line)
+            XCTFail(
+                "golden \(name) is \(golden.width)x\(golden.height), picture is \(picture.width)x\(picture.height)",
+                file: file, line: line)
             return
         }
         let (differing, worst) = compare(picture, golden, tolerance: tolerance)
@@ -43,7 +47,8 @@ public enum GoldenFrame {
         if fraction > maxDifferingFraction {
             let failed = NSTemporaryDirectory() + "/specviz-golden-" + name.replacingOccurrences(of: "/", with: "_") + ".png"
             try? PNGFile.write(picture, to: failed)
-            XCTFail("\(name): \(differing) pixels (\(String(format: "%.3f", fraction * 100))%) differ by more than \(tolerance) "
+            XCTFail(
+                "\(name): \(differing) pixels (\(String(format: "%.3f", fraction * 100))%) differ by more than \(tolerance) "
                     + "(worst \(worst)); picture written to \(failed)", file: file, line: line)
         }
     }

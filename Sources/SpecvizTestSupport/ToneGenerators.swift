@@ -27,8 +27,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 /// Amplitudes are linear (1 = full scale); frequencies in Hz; durations in seconds.
 public enum ToneGenerators {
     /// A sine of `frequency` Hz, `amplitude` peak, starting at `phase` radians.
-    public static func sine(frequency: Double, sampleRate: Int, duration: Double,
-                            amplitude: Double = 0.5, phase: Double = 0) -> [Float] {
+    public static func sine(
+        frequency: Double, sampleRate: Int, duration: Double,
+        amplitude: Double = 0.5, phase: Double = 0
+    ) -> [Float] {
         let n = Int(duration * Double(sampleRate))
         let w = 2 * Double.pi * frequency / Double(sampleRate)
         return (0..<n).map { Float(amplitude * sin(w * Double($0) + phase)) }
@@ -38,9 +40,11 @@ public enum ToneGenerators {
     /// `amplitude`, and frequency k·f0·√(1 + B·k²) (B = inharmonicity, 0 = harmonic).
     /// Phases are seeded so the waveform is not a pulse. `decay` is an exponential time
     /// constant in seconds (nil = steady).
-    public static func harmonic(f0: Double, amplitudes: [Double], sampleRate: Int, duration: Double,
-                                amplitude: Double = 0.5, inharmonicity: Double = 0,
-                                decay: Double? = nil, seed: UInt64 = 1) -> [Float] {
+    public static func harmonic(
+        f0: Double, amplitudes: [Double], sampleRate: Int, duration: Double,
+        amplitude: Double = 0.5, inharmonicity: Double = 0,
+        decay: Double? = nil, seed: UInt64 = 1
+    ) -> [Float] {
         let n = Int(duration * Double(sampleRate))
         var rng = SeededRandom(seed: seed)
         let nyquist = 0.5 * Double(sampleRate)
@@ -93,8 +97,9 @@ public enum ToneGenerators {
 
     /// Mains hum: `mains` Hz (50 or 60) with odd-heavy harmonics 1…8, peak `amplitude`.
     public static func hum(mains: Double, sampleRate: Int, duration: Double, amplitude: Double = 0.1) -> [Float] {
-        harmonic(f0: mains, amplitudes: [1, 0.5, 0.6, 0.2, 0.3, 0.1, 0.15, 0.05], sampleRate: sampleRate,
-                 duration: duration, amplitude: amplitude, seed: 3)
+        harmonic(
+            f0: mains, amplitudes: [1, 0.5, 0.6, 0.2, 0.3, 0.1, 0.15, 0.05], sampleRate: sampleRate,
+            duration: duration, amplitude: amplitude, seed: 3)
     }
 
     /// RMS of a signal.

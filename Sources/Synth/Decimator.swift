@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// Halves the sample rate of the oversampled voice mix: a 95-tap linear-phase low-pass
 /// (windowed sinc, Kaiser β = 8 for ≈ −80 dB stop band) with its −6 dB point at 0.44 × the

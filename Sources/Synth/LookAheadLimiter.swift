@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The output safety net of seed 004 §8: a brick-wall limiter with a 64-sample look-ahead
 /// (~1.33 ms at 48 kHz), ceiling 0.95, ~0.1 ms attack and ~80 ms release.

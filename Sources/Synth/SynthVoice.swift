@@ -89,8 +89,10 @@ public struct SynthVoice: Sendable, BitwiseCopyable {
     /// Adds `count` samples (at the internal, oversampled rate) of this voice to `output` and
     /// its envelope gain to `weights` (the polyphony AGC's envelope-weighted voice count).
     /// Does not allocate.
-    public mutating func render(adding output: UnsafeMutablePointer<Float>,
-                                weights: UnsafeMutablePointer<Float>, count: Int) {
+    public mutating func render(
+        adding output: UnsafeMutablePointer<Float>,
+        weights: UnsafeMutablePointer<Float>, count: Int
+    ) {
         guard stage != .idle else { return }
         var osc = oscillator
         var lp = filter

@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The polyphonic reference-tone engine of seed 004 §§7–8 (SPEC §7).
 ///

@@ -54,7 +54,7 @@ public struct Note: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init?(name: String) {
         var s = Substring(name.trimmingCharacters())
         guard let first = s.first, let base = "CDEFGAB".firstIndex(of: Character(first.uppercased())) else { return nil }
-        let semis = [0, 2, 4, 5, 7, 9, 11][ "CDEFGAB".distance(from: "CDEFGAB".startIndex, to: base)]
+        let semis = [0, 2, 4, 5, 7, 9, 11]["CDEFGAB".distance(from: "CDEFGAB".startIndex, to: base)]
         s = s.dropFirst()
         var acc = 0
         while let c = s.first, "#♯b♭".contains(c) {

@@ -20,17 +20,19 @@ public struct Temperament: Equatable, Sendable {
         self.deviations = deviations
     }
 
-    static let pureFifth = 1200 * log2(1.5)                    // 701.955 ¢
-    static let pythagoreanComma = 12 * pureFifth - 8400        // 23.460 ¢
-    static let syntonicComma = 1200 * log2(81.0 / 80)          // 21.506 ¢
+    static let pureFifth = 1200 * log2(1.5) // 701.955 ¢
+    static let pythagoreanComma = 12 * pureFifth - 8400 // 23.460 ¢
+    static let syntonicComma = 1200 * log2(81.0 / 80) // 21.506 ¢
 
     /// From the cents of the 12 degrees above the tonic (degree 0 = 0).
     static func fromCents(_ id: String, _ cents: [Double]) -> Temperament {
-        Temperament(id: id, deviations: cents.enumerated().map { i, c in
-            var d = c - 100 * Double(i)
-            d -= 1200 * (d / 1200).rounded()
-            return d
-        })
+        Temperament(
+            id: id,
+            deviations: cents.enumerated().map { i, c in
+                var d = c - 100 * Double(i)
+                d -= 1200 * (d / 1200).rounded()
+                return d
+            })
     }
 
     /// From the sizes (cents) of the first 11 fifths of the circle starting at the tonic:
@@ -55,8 +57,10 @@ public struct Temperament: Equatable, Sendable {
     /// 5/3 9/5 15/8. Relative to C: 0, +11.7, +3.9, +15.6, −13.7, −2.0, −9.8, +2.0, +13.7,
     /// −15.6, +17.6, −11.7 ¢.
     public static let just: Temperament = {
-        let ratios: [(Double, Double)] = [(1, 1), (16, 15), (9, 8), (6, 5), (5, 4), (4, 3), (45, 32),
-                                          (3, 2), (8, 5), (5, 3), (9, 5), (15, 8)]
+        let ratios: [(Double, Double)] = [
+            (1, 1), (16, 15), (9, 8), (6, 5), (5, 4), (4, 3), (45, 32),
+            (3, 2), (8, 5), (5, 3), (9, 5), (15, 8),
+        ]
         return fromCents("just", ratios.map { 1200 * log2($0.0 / $0.1) })
     }()
 
@@ -117,8 +121,10 @@ public struct Temperament: Equatable, Sendable {
     }
 
     /// The built-in temperaments by id.
-    public static let builtIn: [Temperament] = [.equal, .just, .pythagorean, .meantone, .werckmeister3,
-                                                .kirnberger3, .vallotti, .young]
+    public static let builtIn: [Temperament] = [
+        .equal, .just, .pythagorean, .meantone, .werckmeister3,
+        .kirnberger3, .vallotti, .young,
+    ]
 
     public static func named(_ id: String) -> Temperament? { builtIn.first { $0.id == id.lowercased() } }
 
@@ -163,8 +169,9 @@ public struct Temperament: Equatable, Sendable {
             throw ScalaError(file: file, line: max(lastLine, 1), reason: "\(pitches.count) pitches, the count says 12")
         }
         guard abs(pitches[11] - 1200) < 0.01 else {
-            throw ScalaError(file: file, line: lastLine,
-                             reason: "the last pitch is \((pitches[11] * 1000).rounded() / 1000) ¢, not the 2/1 octave: non-octave scales are not supported")
+            throw ScalaError(
+                file: file, line: lastLine,
+                reason: "the last pitch is \((pitches[11] * 1000).rounded() / 1000) ¢, not the 2/1 octave: non-octave scales are not supported")
         }
         for k in 0..<11 where !(pitches[k] > (k == 0 ? 0 : pitches[k - 1])) {
             throw ScalaError(file: file, line: lastLine, reason: "pitches must rise between 0 and 1200 ¢")

@@ -1,6 +1,7 @@
-import XCTest
-@testable import Analysis
 import SpecvizTestSupport
+import XCTest
+
+@testable import Analysis
 
 final class FFTTests: XCTestCase {
     func testMatchesNaiveDFT() {

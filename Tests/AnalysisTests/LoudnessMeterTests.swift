@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Analysis
 
 /// BS.1770-4 / EBU Tech 3341 reference cases on synthetic sine tones.

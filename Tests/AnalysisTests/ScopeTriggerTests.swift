@@ -1,5 +1,5 @@
-import XCTest
 import Analysis
+import XCTest
 
 /// The oscilloscope's trigger (issue 17): a periodic sound stands still, silence is flat.
 final class ScopeTriggerTests: XCTestCase {
@@ -44,14 +44,14 @@ final class ScopeTriggerTests: XCTestCase {
         let period = 44100.0 / 110
         let frames = ScopeTriggerTests.frames(ScopeTriggerTests.saw(110, seconds: 10))
         XCTAssertEqual(frames.count, 300)
-        let settled = frames.dropFirst(5)   // the first 0.17 s have less than two windows of audio
+        let settled = frames.dropFirst(5) // the first 0.17 s have less than two windows of audio
         let phase0 = settled.first!.0.truncatingRemainder(dividingBy: period)
         var worstPhase = 0.0, worstTrace: Float = 0
         let trace0 = settled.first!.1
         for (pos, trace, triggered) in settled {
             XCTAssertTrue(triggered)
             var d = pos.truncatingRemainder(dividingBy: period) - phase0
-            d -= period * (d / period).rounded()          // circular phase distance (samples)
+            d -= period * (d / period).rounded() // circular phase distance (samples)
             worstPhase = max(worstPhase, abs(d))
             for k in 0..<trace.count { worstTrace = max(worstTrace, abs(trace[k] - trace0[k])) }
         }

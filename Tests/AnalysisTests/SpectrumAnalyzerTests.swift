@@ -1,12 +1,13 @@
-import XCTest
-@testable import Analysis
 import SpecvizTestSupport
+import XCTest
+
+@testable import Analysis
 
 final class SpectrumAnalyzerTests: XCTestCase {
     func testBandEdgesAreLogarithmic() {
         XCTAssertEqual(LogBands.edge(0), 20, accuracy: 1e-9)
         XCTAssertEqual(LogBands.edge(128), 20_000, accuracy: 1e-6)
-        XCTAssertEqual(LogBands.edge(64), 20 * pow(10, 1.5), accuracy: 1e-6)   // 632.5 Hz, the geometric middle
+        XCTAssertEqual(LogBands.edge(64), 20 * pow(10, 1.5), accuracy: 1e-6) // 632.5 Hz, the geometric middle
         // Every band has at least one bin below Nyquist at 44.1 kHz, and bins ascend.
         let b = LogBands(fftSize: 2048, sampleRate: 44100)
         for i in 0..<128 { XCTAssertGreaterThanOrEqual(b.binCount[i], 1, "band \(i)") }

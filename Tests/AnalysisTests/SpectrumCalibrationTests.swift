@@ -135,15 +135,19 @@ final class SpectrumCalibrationTests: XCTestCase {
     /// IEC 61260-1 base-10 midband frequencies and nominal names; contiguous edges.
     func testOctaveBandCentresMatchIEC61260() {
         let octave = BandLayout(scale: .octave(1), bands: 0, lowHz: 20, highHz: 20_000)
-        XCTAssertEqual(octave.centers.map(BandLayout.nominalName),
-                       ["31.5", "63", "125", "250", "500", "1k", "2k", "4k", "8k", "16k"])
+        XCTAssertEqual(
+            octave.centers.map(BandLayout.nominalName),
+            ["31.5", "63", "125", "250", "500", "1k", "2k", "4k", "8k", "16k"])
         for (f, exact) in zip(octave.centers, [31.623, 63.096, 125.89, 251.19, 501.19, 1000, 1995.3, 3981.1, 7943.3, 15849]) {
             XCTAssertEqual(f, exact, accuracy: exact * 1e-4)
         }
         let third = BandLayout(scale: .octave(3), bands: 0, lowHz: 20, highHz: 20_000)
-        XCTAssertEqual(third.centers.map(BandLayout.nominalName),
-                       ["20", "25", "31.5", "40", "50", "63", "80", "100", "125", "160", "200", "250", "315", "400", "500", "630",
-                        "800", "1k", "1.25k", "1.6k", "2k", "2.5k", "3.15k", "4k", "5k", "6.3k", "8k", "10k", "12.5k", "16k", "20k"])
+        XCTAssertEqual(
+            third.centers.map(BandLayout.nominalName),
+            [
+                "20", "25", "31.5", "40", "50", "63", "80", "100", "125", "160", "200", "250", "315", "400", "500", "630",
+                "800", "1k", "1.25k", "1.6k", "2k", "2.5k", "3.15k", "4k", "5k", "6.3k", "8k", "10k", "12.5k", "16k", "20k",
+            ])
         for s in [1, 2, 3, 6, 12, 24] {
             let l = BandLayout(scale: .octave(s), bands: 0, lowHz: 20, highHz: 20_000)
             for i in 1..<l.count { XCTAssertEqual(l.lower[i], l.upper[i - 1], accuracy: l.upper[i - 1] * 1e-9) }
@@ -159,8 +163,8 @@ final class SpectrumCalibrationTests: XCTestCase {
     /// tone is loudest in its own band, and every band is some note's loudest.
     func testNotesScaleHasOneBandPerSemitoneFromC1() {
         var config = Self.measuring(.notes)
-        config.lowHz = 32.0   // C1 = 32.70 Hz
-        config.highHz = 4200  // C8 = 4186 Hz
+        config.lowHz = 32.0 // C1 = 32.70 Hz
+        config.highHz = 4200 // C8 = 4186 Hz
         let layout = config.layout
         XCTAssertEqual(layout.count, 85)
         XCTAssertEqual(layout.centers[0], 440 * pow(2, -45.0 / 12), accuracy: 1e-9)
@@ -197,13 +201,19 @@ final class SpectrumCalibrationTests: XCTestCase {
     // MARK: weighting
 
     /// IEC 61672-1 Table 3 (A and C, nominal frequencies → exact base-10 frequencies).
-    static let iecNominal: [Double] = [10, 12.5, 16, 20, 25, 31.5, 40, 50, 63, 80, 100, 125, 160, 200, 250, 315, 400, 500, 630,
-                                       800, 1000, 1250, 1600, 2000, 2500, 3150, 4000, 5000, 6300, 8000, 10000, 12500, 16000, 20000]
-    static let iecA: [Double] = [-70.4, -63.4, -56.7, -50.5, -44.7, -39.4, -34.6, -30.2, -26.2, -22.5, -19.1, -16.1, -13.4,
-                                 -10.9, -8.6, -6.6, -4.8, -3.2, -1.9, -0.8, 0, 0.6, 1.0, 1.2, 1.3, 1.2, 1.0, 0.5, -0.1, -1.1,
-                                 -2.5, -4.3, -6.6, -9.3]
-    static let iecC: [Double] = [-14.3, -11.2, -8.5, -6.2, -4.4, -3.0, -2.0, -1.3, -0.8, -0.5, -0.3, -0.2, -0.1, 0, 0, 0, 0,
-                                 0, 0, 0, 0, 0, -0.1, -0.2, -0.3, -0.5, -0.8, -1.3, -2.0, -3.0, -4.4, -6.2, -8.5, -11.2]
+    static let iecNominal: [Double] = [
+        10, 12.5, 16, 20, 25, 31.5, 40, 50, 63, 80, 100, 125, 160, 200, 250, 315, 400, 500, 630,
+        800, 1000, 1250, 1600, 2000, 2500, 3150, 4000, 5000, 6300, 8000, 10000, 12500, 16000, 20000,
+    ]
+    static let iecA: [Double] = [
+        -70.4, -63.4, -56.7, -50.5, -44.7, -39.4, -34.6, -30.2, -26.2, -22.5, -19.1, -16.1, -13.4,
+        -10.9, -8.6, -6.6, -4.8, -3.2, -1.9, -0.8, 0, 0.6, 1.0, 1.2, 1.3, 1.2, 1.0, 0.5, -0.1, -1.1,
+        -2.5, -4.3, -6.6, -9.3,
+    ]
+    static let iecC: [Double] = [
+        -14.3, -11.2, -8.5, -6.2, -4.4, -3.0, -2.0, -1.3, -0.8, -0.5, -0.3, -0.2, -0.1, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, -0.1, -0.2, -0.3, -0.5, -0.8, -1.3, -2.0, -3.0, -4.4, -6.2, -8.5, -11.2,
+    ]
 
     func testAAndCWeightingMatchIEC61672Table() {
         for (i, nominal) in Self.iecNominal.enumerated() {
@@ -215,10 +225,12 @@ final class SpectrumCalibrationTests: XCTestCase {
 
     /// ITU-R BS.468-4 table (1 kHz-referenced).
     func testITU468WeightingMatchesTable() {
-        let table: [(Double, Double)] = [(31.5, -29.9), (63, -23.9), (100, -19.8), (200, -13.8), (400, -7.8), (800, -1.9),
-                                         (1000, 0), (2000, 5.6), (3150, 9.0), (4000, 10.5), (5000, 11.7), (6300, 12.2),
-                                         (7100, 12.0), (8000, 11.4), (9000, 10.1), (10000, 8.1), (12500, 0), (14000, -5.3),
-                                         (16000, -11.7), (20000, -22.2), (31500, -42.7)]
+        let table: [(Double, Double)] = [
+            (31.5, -29.9), (63, -23.9), (100, -19.8), (200, -13.8), (400, -7.8), (800, -1.9),
+            (1000, 0), (2000, 5.6), (3150, 9.0), (4000, 10.5), (5000, 11.7), (6300, 12.2),
+            (7100, 12.0), (8000, 11.4), (9000, 10.1), (10000, 8.1), (12500, 0), (14000, -5.3),
+            (16000, -11.7), (20000, -22.2), (31500, -42.7),
+        ]
         for (f, v) in table { XCTAssertEqual(Weighting.itu468.gain(f), v, accuracy: 0.1, "468 at \(f) Hz") }
     }
 

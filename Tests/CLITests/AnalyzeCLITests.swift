@@ -11,8 +11,10 @@ final class AnalyzeCLITests: XCTestCase {
     func testJSONContractOneKilohertzIsTheLoudestBandInEveryFrame() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(1000, 0.5)], seconds: 1.0), to: dir + "/k.wav")
-        let r = try CLI.run(["analyze", dir + "/k.wav", "--json", "--fps", "10", "--tilt", "off", "--db-range", "-100:0",
-                             "--smoothing", "0:0"])
+        let r = try CLI.run([
+            "analyze", dir + "/k.wav", "--json", "--fps", "10", "--tilt", "off", "--db-range", "-100:0",
+            "--smoothing", "0:0",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let doc = try json(r.stdout)
         let bands = try XCTUnwrap(doc["bands_hz"] as? [Double])
@@ -24,7 +26,7 @@ final class AnalyzeCLITests: XCTestCase {
             XCTAssertEqual(f["time_s"] as? Double ?? -1, Double(i) / 10, accuracy: 1e-9)
             let levels = try XCTUnwrap(f["levels_db"] as? [Double])
             XCTAssertEqual(levels.count, 128)
-            guard i > 0 else { continue }   // frame 0 is at t = 0, before the first hop
+            guard i > 0 else { continue } // frame 0 is at t = 0, before the first hop
             XCTAssertEqual(levels.indices.max { levels[$0] < levels[$1] }, k, "frame \(i)")
             XCTAssertEqual(levels[k], -6.02, accuracy: 0.5)
             XCTAssertEqual(f["peak_hz"] as? Double ?? 0, 1000, accuracy: 2)
@@ -36,8 +38,10 @@ final class AnalyzeCLITests: XCTestCase {
     func testCSVFollowsTheScaleAndWritesAtomically() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(250, 0.25)], seconds: 0.6), to: dir + "/t.wav")
-        let r = try CLI.run(["analyze", dir + "/t.wav", "--csv", "--fps", "5", "--scale", "octave:1", "-o", dir + "/out.csv",
-                             "--weighting", "A", "--db-range", "-90:0", "--tilt", "off", "--smoothing", "0:0"])
+        let r = try CLI.run([
+            "analyze", dir + "/t.wav", "--csv", "--fps", "5", "--scale", "octave:1", "-o", dir + "/out.csv",
+            "--weighting", "A", "--db-range", "-90:0", "--tilt", "off", "--smoothing", "0:0",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "")
         let text = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8)
@@ -56,9 +60,11 @@ final class AnalyzeCLITests: XCTestCase {
     func testBadAnalysisOptionsAreOneErrorLine() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.5)], seconds: 0.3), to: dir + "/a.wav")
-        for bad in [["--scale", "octave:5"], ["--bands", "8"], ["--freq-range", "500:100"], ["--fft-size", "1000"],
-                    ["--window", "triangle"], ["--overlap", "0.99"], ["--weighting", "E"], ["--tilt", "sideways"],
-                    ["--db-range", "0:-90"], ["--smoothing", "fast"], ["--peak-hold", "-1"], ["--scale", "notes", "--freq-range", "21000:22000"]] {
+        for bad in [
+            ["--scale", "octave:5"], ["--bands", "8"], ["--freq-range", "500:100"], ["--fft-size", "1000"],
+            ["--window", "triangle"], ["--overlap", "0.99"], ["--weighting", "E"], ["--tilt", "sideways"],
+            ["--db-range", "0:-90"], ["--smoothing", "fast"], ["--peak-hold", "-1"], ["--scale", "notes", "--freq-range", "21000:22000"],
+        ] {
             let r = try CLI.run(["analyze", dir + "/a.wav", "--json"] + bad)
             XCTAssertNotEqual(r.status, 0, "\(bad)")
             XCTAssertTrue(r.stderr.hasPrefix("specviz: error:"), "\(bad): \(r.stderr)")
@@ -74,10 +80,12 @@ final class AnalyzeCLITests: XCTestCase {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.5), (3000, 0.2)], seconds: 0.6), to: dir + "/a.wav")
         for scale in ["notes", "octave:3", "linear", "mel"] {
-            let r = try CLI.run(["render", dir + "/a.wav", "-o", dir + "/\(scale).png", "--at", "0.5", "--size", "160x90",
-                                 "--scale", scale, "--weighting", "C", "--window", "blackman-harris", "--fft-size", "4096",
-                                 "--overlap", "0.75", "--db-range", "-80:0", "--smoothing", "20:200", "--peak-hold", "1",
-                                 "--tilt", "3", "--mode", "spectrogram"])
+            let r = try CLI.run([
+                "render", dir + "/a.wav", "-o", dir + "/\(scale).png", "--at", "0.5", "--size", "160x90",
+                "--scale", scale, "--weighting", "C", "--window", "blackman-harris", "--fft-size", "4096",
+                "--overlap", "0.75", "--db-range", "-80:0", "--smoothing", "20:200", "--peak-hold", "1",
+                "--tilt", "3", "--mode", "spectrogram",
+            ])
             XCTAssertEqual(r.status, 0, "\(scale): \(r.stderr)")
         }
         XCTAssertEqual(CLI.files(dir).count, 5)

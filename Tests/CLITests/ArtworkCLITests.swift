@@ -25,8 +25,10 @@ final class ArtworkCLITests: XCTestCase {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.3)], seconds: 1), to: dir + "/a.wav")
         try PNGFile.write(PixelBuffer(width: 64, height: 64, fill: PixelBuffer.pack([1, 0, 1, 1])), to: dir + "/cover.png")
-        try ffmpeg(["-i", dir + "/a.wav", "-i", dir + "/cover.png", "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "copy",
-                    "-disposition:v", "attached_pic", "-metadata", "title=Tagged Title", "-metadata", "artist=Some Artist", dir + "/t.mp3"])
+        try ffmpeg([
+            "-i", dir + "/a.wav", "-i", dir + "/cover.png", "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "copy",
+            "-disposition:v", "attached_pic", "-metadata", "title=Tagged Title", "-metadata", "artist=Some Artist", dir + "/t.mp3",
+        ])
         let still = ["render", dir + "/t.mp3", "--at", "0.5", "--size", "640x360"]
         var r = try CLI.run(still + ["-o", dir + "/with.png"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -67,13 +69,48 @@ final class ArtworkCLITests: XCTestCase {
         try Signals.writeWAV(Signals.sines([(440, 0.3)], seconds: 1), to: dir + "/a.wav")
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/bad.png"))
         let still = ["render", dir + "/a.wav", "--at", "0.5", "--size", "64x36", "-o", dir + "/o.png"]
-        for (extra, mention) in [(["--cover", dir + "/missing.png"], "cannot open image"), (["--logo", dir + "/bad.png"], "not a PNG, JPEG or WebP"),
-                                 (["--background-dim", "2"], "--background-dim"), (["--background", "#12345"], "#rrggbb")] {
+        for (extra, mention) in [
+            (["--cover", dir + "/missing.png"], "cannot open image"), (["--logo", dir + "/bad.png"], "not a PNG, JPEG or WebP"),
+            (["--background-dim", "2"], "--background-dim"), (["--background", "#12345"], "#rrggbb"),
+        ] {
             let r = try CLI.run(still + extra)
             XCTAssertNotEqual(r.status, 0)
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains(mention), r.stderr)
         }
         XCTAssertEqual(CLI.files(dir).sorted(), ["a.wav", "bad.png"])
+    }
+
+    /// --transparent: alpha 0 where nothing is drawn, and the frame composited over black is
+    /// the opaque render (±2 levels); MP4 cannot carry alpha, MOV and WebM can.
+    func testTransparentFramesCompositeToTheOpaqueRender() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.3), (3000, 0.1)], seconds: 1), to: dir + "/a.wav")
+        for mode in ["bars", "surface+"] {
+            let still = ["render", dir + "/a.wav", "--at", "0.6", "--size", "320x180", "--mode", mode]
+            XCTAssertEqual(try CLI.run(still + ["-o", dir + "/o.png", "-y"]).status, 0)
+            let r = try CLI.run(still + ["--transparent", "-o", dir + "/t.png", "-y"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let opaque = try PNGFile.read(dir + "/o.png"), clear = try PNGFile.read(dir + "/t.png")
+            var transparent = 0, worst = 0
+            for i in clear.pixels.indices {
+                let t = clear.pixels[i], o = opaque.pixels[i]
+                let a = Int(t >> 24)
+                if a == 0 { transparent += 1 }
+                for shift in [UInt32(0), 8, 16] {
+                    let over = (Int(t >> shift & 0xFF) * a + 127) / 255
+                    worst = max(worst, abs(over - Int(o >> shift & 0xFF)))
+                }
+            }
+            XCTAssertGreaterThan(transparent, clear.pixels.count / 4, mode)
+            XCTAssertLessThanOrEqual(worst, 2, mode)
+        }
+        let video = ["render", dir + "/a.wav", "--size", "64x36", "--fps", "10", "--transparent"]
+        let mp4 = try CLI.run(video + ["-o", dir + "/v.mp4"])
+        XCTAssertNotEqual(mp4.status, 0)
+        XCTAssertTrue(mp4.stderr.contains("no alpha video"), mp4.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/v.mp4"))
+        XCTAssertEqual(try CLI.run(video + ["-o", dir + "/v.mov"]).status, 0)
+        XCTAssertEqual(try CLI.run(video + ["-o", dir + "/v.webm"]).status, 0)
     }
 }

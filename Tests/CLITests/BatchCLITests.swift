@@ -21,8 +21,10 @@ final class BatchCLITests: XCTestCase {
         for p in listed { try Signals.writeWAV(Signals.sines([(660, 0.4)], seconds: 0.4), to: p) }
         try "# more\n\(listed[0])\n\n\(listed[1])\n".write(toFile: dir + "/list.txt", atomically: true, encoding: .utf8)
 
-        let args = ["render", inputs[0], inputs[1], corrupt, inputs[2], inputs[3], "--inputs-from", dir + "/list.txt",
-                    "-o", dir + "/out/{stem}.mp4", "-j", "2", "--size", "64x36", "--fps", "15", "--x264-preset", "ultrafast"]
+        let args = [
+            "render", inputs[0], inputs[1], corrupt, inputs[2], inputs[3], "--inputs-from", dir + "/list.txt",
+            "-o", dir + "/out/{stem}.mp4", "-j", "2", "--size", "64x36", "--fps", "15", "--x264-preset", "ultrafast",
+        ]
         let r = try CLI.run(args)
         XCTAssertEqual(r.status, 1, "some failed: exit status 1\n\(r.stderr)")
         let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("specviz: error:") }
@@ -69,8 +71,10 @@ final class BatchCLITests: XCTestCase {
         for i in 1...3 { try Signals.writeWAV(Signals.sines([(220 * Double(i), 0.4)], seconds: 30), to: dir + "/long\(i).wav") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: CLI.binary)
-        p.arguments = ["render", dir + "/long1.wav", dir + "/long2.wav", dir + "/long3.wav", "-o", dir + "/out/{stem}.mp4",
-                       "-j", "2", "--size", "320x180"]
+        p.arguments = [
+            "render", dir + "/long1.wav", dir + "/long2.wav", dir + "/long3.wav", "-o", dir + "/out/{stem}.mp4",
+            "-j", "2", "--size", "320x180",
+        ]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice

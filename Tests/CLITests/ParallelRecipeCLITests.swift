@@ -7,7 +7,7 @@ import XCTest
 final class ParallelRecipeCLITests: XCTestCase {
     func testSegmentsThroughGNUParallelJoinToTheWholeFile() throws {
         let dir = CLI.tempDir()
-        let input = dir + "/long take.wav"   // a space: the recipe must quote
+        let input = dir + "/long take.wav" // a space: the recipe must quote
         try Signals.writeWAV(Signals.sines([(330, 0.3), (495, 0.2)], seconds: 3), to: input)
         let script = GoldenFrame.root + "/examples/segments-parallel.sh"
         let p = Process()
@@ -17,7 +17,7 @@ final class ParallelRecipeCLITests: XCTestCase {
         env["SPECVIZ"] = CLI.binary
         env["HOSTS"] = ":"
         env["XDG_CONFIG_HOME"] = dir + "/config"
-        env["HOME"] = dir + "/home"   // parallel keeps its state in ~/.parallel
+        env["HOME"] = dir + "/home" // parallel keeps its state in ~/.parallel
         p.environment = env
         let err = Pipe()
         p.standardError = err

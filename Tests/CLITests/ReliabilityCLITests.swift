@@ -2,6 +2,7 @@ import Foundation
 import MediaIO
 import SpecvizTestSupport
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,8 +91,10 @@ final class ReliabilityCLITests: XCTestCase {
         for i in 20_000..<30_000 { samples[i] = i % 3 == 0 ? .nan : (i % 3 == 1 ? .infinity : 1e30) }
         try Signals.writeFloatWAV(samples, to: dir + "/nan.wav")
         for mode in ["spectrogram", "bars", "surface+"] {
-            let r = try CLI.run(["render", dir + "/nan.wav", "--mode", mode, "--size", "64x36", "--fps", "10", "-o", dir + "/o-\(mode).mp4",
-                                 "--x264-preset", "ultrafast"])
+            let r = try CLI.run([
+                "render", dir + "/nan.wav", "--mode", mode, "--size", "64x36", "--fps", "10", "-o", dir + "/o-\(mode).mp4",
+                "--x264-preset", "ultrafast",
+            ])
             XCTAssertEqual(r.status, 0, "\(mode): \(r.stderr)")
             let warnings = r.stderr.components(separatedBy: "specviz: warning:").count - 1
             XCTAssertEqual(warnings, 1, r.stderr)
@@ -105,13 +108,16 @@ final class ReliabilityCLITests: XCTestCase {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 1), to: dir + "/a.wav")
         let base = ["render", dir + "/a.wav", "--size", "64x36", "--fps", "10"]
-        for (option, value) in [("--at", "nan"), ("--from", "inf"), ("--from", "nan"), ("--from", "1e300"), ("--to", "inf"),
-                                ("--to", "nan"), ("--to", "1e300"), ("--gain", "nan"), ("--gain", "1e39")] {
+        for (option, value) in [
+            ("--at", "nan"), ("--from", "inf"), ("--from", "nan"), ("--from", "1e300"), ("--to", "inf"),
+            ("--to", "nan"), ("--to", "1e300"), ("--gain", "nan"), ("--gain", "1e39"),
+        ] {
             let out = option == "--at" ? dir + "/o.png" : dir + "/o.mp4"
             assertOneLineError(try CLI.run(base + [option, value, "-o", out]), status: 64, mentions: option)
         }
-        assertOneLineError(try CLI.run(["live", "--duration", "nan", "--display", "fb", "--fb", dir + "/fb", "--fb-size", "64x64"]),
-                           status: 64, mentions: "--duration")
+        assertOneLineError(
+            try CLI.run(["live", "--duration", "nan", "--display", "fb", "--fb", dir + "/fb", "--fb-size", "64x64"]),
+            status: 64, mentions: "--duration")
         XCTAssertEqual(CLI.files(dir), ["a.wav"])
     }
 
@@ -155,8 +161,11 @@ final class ReliabilityCLITests: XCTestCase {
         let old = CLI.files(dir + "/seq")
         XCTAssertEqual(old.count, 10)
         let oldBytes = try old.map { try Data(contentsOf: URL(fileURLWithPath: dir + "/seq/" + $0)) }
-        let status = try interrupt(["render", dir + "/long.wav", "--size", "320x180", "--fps", "30", "--mode", "surface+",
-                                    "-o", pattern, "-y", "--quiet"], with: SIGTERM, after: 2)
+        let status = try interrupt(
+            [
+                "render", dir + "/long.wav", "--size", "320x180", "--fps", "30", "--mode", "surface+",
+                "-o", pattern, "-y", "--quiet",
+            ], with: SIGTERM, after: 2)
         XCTAssertEqual(status, 143)
         XCTAssertEqual(CLI.files(dir + "/seq"), old, "the old sequence is untouched")
         XCTAssertEqual(try old.map { try Data(contentsOf: URL(fileURLWithPath: dir + "/seq/" + $0)) }, oldBytes)
@@ -173,12 +182,17 @@ final class ReliabilityCLITests: XCTestCase {
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 1), to: dir + "/a.wav")
         try Signals.writeWAV(Signals.sines([(660, 0.4)], seconds: 1), to: dir + "/victim.wav")
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/victim.wav"))
-        let r = try CLI.run(["render", dir + "/a.wav", "--live", "--display", "fb", "--fb", dir + "/victim.wav", "--fb-size", "64x64",
-                             "--device", "null", "--to", "0.3"])
+        let r = try CLI.run([
+            "render", dir + "/a.wav", "--live", "--display", "fb", "--fb", dir + "/victim.wav", "--fb-size", "64x64",
+            "--device", "null", "--to", "0.3",
+        ])
         assertOneLineError(r, mentions: "regular file")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/victim.wav")), before)
-        assertOneLineError(try CLI.run(["live", "--display", "fb", "--fb", dir + "/new", "--fb-size", "1x1", "--device", "null",
-                                        "--duration", "0.2"]), mentions: "--fb-size")
+        assertOneLineError(
+            try CLI.run([
+                "live", "--display", "fb", "--fb", dir + "/new", "--fb-size", "1x1", "--device", "null",
+                "--duration", "0.2",
+            ]), mentions: "--fb-size")
     }
 
     // MARK: 5. Ranges against the input.
@@ -186,8 +200,10 @@ final class ReliabilityCLITests: XCTestCase {
     func testToIsClampedAndFromPastTheEndIsRefused() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 2), to: dir + "/a.wav")
-        let r = try CLI.run(["render", dir + "/a.wav", "--to", "20", "--size", "64x36", "--fps", "10", "-o", dir + "/o.mp4",
-                             "--x264-preset", "ultrafast", "--quiet"])
+        let r = try CLI.run([
+            "render", dir + "/a.wav", "--to", "20", "--size", "64x36", "--fps", "10", "-o", dir + "/o.mp4",
+            "--x264-preset", "ultrafast", "--quiet",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("note:") && r.stderr.contains("--to 20"), r.stderr)
         let probe = try MediaProbe(path: dir + "/o.mp4")
@@ -196,8 +212,9 @@ final class ReliabilityCLITests: XCTestCase {
         XCTAssertEqual(video.duration, 2, accuracy: 0.11)
         XCTAssertEqual(audio.duration, 2, accuracy: 0.11)
         let start = Date()
-        assertOneLineError(try CLI.run(["render", dir + "/a.wav", "--from", "1e6", "--size", "64x36", "-o", dir + "/p.mp4"]),
-                           status: 1, mentions: "past the end")
+        assertOneLineError(
+            try CLI.run(["render", dir + "/a.wav", "--from", "1e6", "--size", "64x36", "-o", dir + "/p.mp4"]),
+            status: 1, mentions: "past the end")
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/p.mp4"))
     }
@@ -209,8 +226,9 @@ final class ReliabilityCLITests: XCTestCase {
         try Signals.writeWAV(Signals.sines([(440, 0.3), (880, 0.2)], seconds: 3), channels: 2, to: dir + "/a.wav")
         for name in ["-", "pipe:0"] {
             let out = dir + "/o\(name == "-" ? "1" : "2").mp4"
-            let r = try CLI.run(["render", name, "--size", "64x36", "--fps", "10", "-o", out, "--x264-preset", "ultrafast", "--quiet"],
-                                stdinFile: dir + "/a.wav")
+            let r = try CLI.run(
+                ["render", name, "--size", "64x36", "--fps", "10", "-o", out, "--x264-preset", "ultrafast", "--quiet"],
+                stdinFile: dir + "/a.wav")
             XCTAssertEqual(r.status, 0, r.stderr)
             let probe = try MediaProbe(path: out)
             let video = probe.streams.first { $0.kind == "video" }!
@@ -240,16 +258,21 @@ final class ReliabilityCLITests: XCTestCase {
         let config = dir + "/cfg/specviz/config.json"
         try FileManager.default.createDirectory(atPath: dir + "/cfg/specviz", withIntermediateDirectories: true)
         try #"{"preset": "nonexistent"}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        assertOneLineError(try CLI.run(still + ["-o", dir + "/o.png"], stdinFile: nil, env: ["SPECVIZ_CONFIG": config]),
-                           mentions: "unknown preset 'nonexistent'")
+        assertOneLineError(
+            try CLI.run(still + ["-o", dir + "/o.png"], stdinFile: nil, env: ["SPECVIZ_CONFIG": config]),
+            mentions: "unknown preset 'nonexistent'")
         try Data(repeating: 0x20, count: 1 << 20).write(to: URL(fileURLWithPath: config))
-        assertOneLineError(try CLI.run(still + ["-o", dir + "/o.png"], stdinFile: nil, env: ["SPECVIZ_CONFIG": config]),
-                           mentions: "at most")
+        assertOneLineError(
+            try CLI.run(still + ["-o", dir + "/o.png"], stdinFile: nil, env: ["SPECVIZ_CONFIG": config]),
+            mentions: "at most")
 
         // A settings save that fails after a good live run is a warning, exit 0.
         FileManager.default.createFile(atPath: dir + "/file", contents: Data("x".utf8))
-        let live = try CLI.run(["live", "--display", "fb", "--fb", dir + "/fb", "--fb-size", "64x64", "--device", "null",
-                                "--duration", "0.3", "--mode", "curve"], stdinFile: nil, env: ["SPECVIZ_CONFIG": dir + "/file/config.json"])
+        let live = try CLI.run(
+            [
+                "live", "--display", "fb", "--fb", dir + "/fb", "--fb-size", "64x64", "--device", "null",
+                "--duration", "0.3", "--mode", "curve",
+            ], stdinFile: nil, env: ["SPECVIZ_CONFIG": dir + "/file/config.json"])
         XCTAssertEqual(live.status, 0, live.stderr)
         XCTAssertTrue(live.stderr.contains("warning: settings not saved"), live.stderr)
 

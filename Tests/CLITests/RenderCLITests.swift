@@ -53,8 +53,10 @@ final class RenderCLITests: XCTestCase {
         let dir = CLI.tempDir()
         let seconds = 2.0
         try Signals.writeWAV(Signals.sines([(440, 0.3), (880, 0.3)], seconds: seconds), channels: 2, to: dir + "/tone.wav")
-        let r = try CLI.run(["render", dir + "/tone.wav", "-o", dir + "/out.mp4", "--size", "160x90", "--fps", "30",
-                             "--x264-preset", "ultrafast", "--quiet"])
+        let r = try CLI.run([
+            "render", dir + "/tone.wav", "-o", dir + "/out.mp4", "--size", "160x90", "--fps", "30",
+            "--x264-preset", "ultrafast", "--quiet",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let probe = try MediaProbe(path: dir + "/out.mp4")
         XCTAssertEqual(probe.streams.map(\.codec).sorted(), ["aac", "h264"])
@@ -71,8 +73,10 @@ final class RenderCLITests: XCTestCase {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(1000, 0.4)], seconds: 1), to: dir + "/tone.wav")
         try FileManager.default.createDirectory(atPath: dir + "/frames", withIntermediateDirectories: true)
-        let r = try CLI.run(["render", dir + "/tone.wav", "-o", dir + "/frames/%04d.png", "--size", "64x36", "--fps", "10",
-                             "--from", "0.5", "--to", "0.8", "--quiet"])
+        let r = try CLI.run([
+            "render", dir + "/tone.wav", "-o", dir + "/frames/%04d.png", "--size", "64x36", "--fps", "10",
+            "--from", "0.5", "--to", "0.8", "--quiet",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(CLI.files(dir + "/frames"), ["0001.png", "0002.png", "0003.png"])
     }
@@ -80,14 +84,16 @@ final class RenderCLITests: XCTestCase {
     func testFrameDumpMatchesThePNG() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.4), (3000, 0.2)], seconds: 1), to: dir + "/tone.wav")
-        let r = try CLI.run(["render", dir + "/tone.wav", "--at", "0.8", "--no-labels", "--size", "160x90",
-                             "--dump-frame", dir + "/f.svzf", "-o", dir + "/f.png"])
+        let r = try CLI.run([
+            "render", dir + "/tone.wav", "--at", "0.8", "--no-labels", "--size", "160x90",
+            "--dump-frame", dir + "/f.svzf", "-o", dir + "/f.png",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/f.svzf")))
         XCTAssertEqual(Array(bytes[0..<4]), Array("SVZF".utf8))
-        XCTAssertEqual(bytes[4], 1)      // version
-        XCTAssertEqual(bytes[8], 160)    // width
-        XCTAssertEqual(bytes[12], 90)    // height
+        XCTAssertEqual(bytes[4], 1) // version
+        XCTAssertEqual(bytes[8], 160) // width
+        XCTAssertEqual(bytes[12], 90) // height
     }
 
     /// `bench --dump` times the rasteriser on a dump and prints llvmpipe-style figures;
@@ -95,14 +101,18 @@ final class RenderCLITests: XCTestCase {
     func testBenchDumpTimesTheRasteriser() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 1), to: dir + "/tone.wav")
-        var r = try CLI.run(["render", dir + "/tone.wav", "--at", "0.8", "--no-labels", "--size", "160x90", "--mode", "surface",
-                             "--dump-frame", dir + "/f.svzf", "-o", dir + "/f.png"])
+        var r = try CLI.run([
+            "render", dir + "/tone.wav", "--at", "0.8", "--no-labels", "--size", "160x90", "--mode", "surface",
+            "--dump-frame", dir + "/f.svzf", "-o", dir + "/f.png",
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         r = try CLI.run(["bench", "--dump", dir + "/f.svzf", "--frames", "2", "--threads", "2"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("160x90"), r.stdout)
-        XCTAssertNotNil(r.stdout.range(of: #"time: 2 frames, wall [0-9.]+ ms/frame, cpu [0-9.]+ ms/frame"#,
-                                       options: .regularExpression), r.stdout)
+        XCTAssertNotNil(
+            r.stdout.range(
+                of: #"time: 2 frames, wall [0-9.]+ ms/frame, cpu [0-9.]+ ms/frame"#,
+                options: .regularExpression), r.stdout)
         r = try CLI.run(["bench", "--dump", dir + "/f.png"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(r.stderr, "specviz: error: \(dir)/f.png: not a frame dump\n")

@@ -115,8 +115,10 @@ final class SegmentJoinCLITests: XCTestCase {
         let dir = CLI.tempDir()
         let input = try makeInput(dir, seconds: 3)
         for k in 1...2 {
-            let r = try CLI.run(["render", input, "--from", "0.5", "--to", "2.5", "--segment", "\(k)/2", "-o", dir + "/p\(k).mkv",
-                                 "--size", "64x36", "--fps", "30", "--quiet"])
+            let r = try CLI.run([
+                "render", input, "--from", "0.5", "--to", "2.5", "--segment", "\(k)/2", "-o", dir + "/p\(k).mkv",
+                "--size", "64x36", "--fps", "30", "--quiet",
+            ])
             XCTAssertEqual(r.status, 0, r.stderr)
         }
         // Matroska leaves the first frames' decode times unset: the join must still be valid.
@@ -151,8 +153,10 @@ final class SegmentJoinCLITests: XCTestCase {
         let stats = dir + "/psnr.txt"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", a, "-i", b,
-                       "-lavfi", "[0:v][1:v]psnr=stats_file=\(stats)", "-f", "null", "-"]
+        p.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-i", a, "-i", b,
+            "-lavfi", "[0:v][1:v]psnr=stats_file=\(stats)", "-f", "null", "-",
+        ]
         try p.run()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "ffmpeg (scripts/setup.sh installs it)")

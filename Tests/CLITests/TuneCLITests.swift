@@ -7,8 +7,9 @@ final class TuneCLITests: XCTestCase {
     func testJSONHasTheSummaryNotesAndEveryHop() throws {
         let dir = CLI.tempDir()
         // A4 for 1 s at 44.1 kHz, 10 cents sharp.
-        try Signals.writeWAV(Signals.sines([(440 * pow(2, 10.0 / 1200), 0.4), (880 * pow(2, 10.0 / 1200), 0.2)], seconds: 1.0),
-                             to: dir + "/a4.wav")
+        try Signals.writeWAV(
+            Signals.sines([(440 * pow(2, 10.0 / 1200), 0.4), (880 * pow(2, 10.0 / 1200), 0.2)], seconds: 1.0),
+            to: dir + "/a4.wav")
         let r = try CLI.run(["tune", dir + "/a4.wav", "--json"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -71,10 +72,12 @@ final class TuneCLITests: XCTestCase {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.3), to: dir + "/a.wav")
         try "! bad\nseven notes\n7\n".write(toFile: dir + "/seven.scl", atomically: true, encoding: .utf8)
-        for (args, message) in [(["--temperament", dir + "/seven.scl"], "seven.scl:3: 7 notes per octave"),
-                                (["--temperament", "bogus"], "--temperament 'bogus'"),
-                                (["--transpose", "H"], "--transpose 'H'"),
-                                (["--tonic", "X"], "--tonic 'X'")] {
+        for (args, message) in [
+            (["--temperament", dir + "/seven.scl"], "seven.scl:3: 7 notes per octave"),
+            (["--temperament", "bogus"], "--temperament 'bogus'"),
+            (["--transpose", "H"], "--transpose 'H'"),
+            (["--tonic", "X"], "--tonic 'X'"),
+        ] {
             let r = try CLI.run(["tune", dir + "/a.wav"] + args)
             XCTAssertNotEqual(r.status, 0)
             XCTAssertEqual(r.stdout, "")

@@ -55,8 +55,9 @@ final class FullSpectrogramTests: XCTestCase {
         XCTAssertEqual(Labels.frequencies(for: notes.axis).map(\.1), ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"])
         let third = BandLayout(scale: .octave(3), bands: 0, lowHz: 20, highHz: 20_000)
         XCTAssertEqual(Labels.frequencies(for: third.axis).map(\.1), ["31.5", "63", "125", "250", "500", "1k", "2k", "4k", "8k", "16k"])
-        XCTAssertEqual(Labels.frequencies(for: FrequencyAxis(scale: .linear, lowHz: 20, highHz: 20_000)).map(\.1),
-                       ["2k", "4k", "6k", "8k", "10k", "12k", "14k", "16k", "18k", "20k"])
+        XCTAssertEqual(
+            Labels.frequencies(for: FrequencyAxis(scale: .linear, lowHz: 20, highHz: 20_000)).map(\.1),
+            ["2k", "4k", "6k", "8k", "10k", "12k", "14k", "16k", "18k", "20k"])
         XCTAssertEqual(Labels.frequencies(for: .standard).count, Labels.frequencies.count)
         // Positions: each C sits at its note's band centre.
         for (hz, _) in Labels.frequencies(for: notes.axis) {

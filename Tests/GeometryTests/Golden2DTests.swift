@@ -79,8 +79,10 @@ final class Preview2DTests: XCTestCase {
         let state = Golden2DTests.state()
         for (w, h) in Layout2DTests.sizes {
             for mode in Modes2D.modes {
-                let picture = try Modes2D.render(Modes2D.scene(mode, state: state, layout: Layout(width: w, height: h),
-                                                               title: "specviz — demo"))
+                let picture = try Modes2D.render(
+                    Modes2D.scene(
+                        mode, state: state, layout: Layout(width: w, height: h),
+                        title: "specviz — demo"))
                 try PNGFile.write(picture, to: "\(dir)/\(mode.rawValue)-\(w)x\(h).png")
             }
         }

@@ -72,8 +72,9 @@ enum Modes2D {
 
     static func render(_ scene: Scene) throws -> PixelBuffer {
         var picture = PixelBuffer(width: scene.width, height: scene.height)
-        try Rasterizer(threads: 1).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(),
-                                          glyphProvider: font)
+        try Rasterizer(threads: 1).render(
+            scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(),
+            glyphProvider: font)
         return picture
     }
 

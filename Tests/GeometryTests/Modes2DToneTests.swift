@@ -108,11 +108,13 @@ final class Modes2DToneTests: XCTestCase {
                 var far = (d: Float(0), x: 0, y: 0)
                 // Only the ring's disc (the waveform strip is lit too).
                 let limit = CircularMode.geometry(layout: layout).unitPixels * 0.42
-                for y in 0..<picture.height { for x in 0..<picture.width where Modes2D.brightness(picture, x, y) > 120 {
-                    let dx = Float(x) + 0.5 - c.x, dy = c.y - Float(y) - 0.5
-                    let d = (dx * dx + dy * dy).squareRoot()
-                    if d > far.d && d < limit { far = (d, x, y) }
-                } }
+                for y in 0..<picture.height {
+                    for x in 0..<picture.width where Modes2D.brightness(picture, x, y) > 120 {
+                        let dx = Float(x) + 0.5 - c.x, dy = c.y - Float(y) - 0.5
+                        let d = (dx * dx + dy * dy).squareRoot()
+                        if d > far.d && d < limit { far = (d, x, y) }
+                    }
+                }
                 let dir = SIMD2(Float(far.x) + 0.5 - c.x, c.y - Float(far.y) - 0.5)
                 XCTAssertTrue(abs(CircularMode.band(atDirection: dir) - Modes2D.band440) <= 1, "ring lit at \(dir)")
             default:

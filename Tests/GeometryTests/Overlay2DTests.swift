@@ -113,7 +113,9 @@ final class Overlay2DTests: XCTestCase {
         XCTAssertEqual(lit, [false, true, false])
         func radius(_ d: [Vertex2D]) -> Float {
             let c = layout.pixel(d[0].position)
-            return d.map { let q = layout.pixel($0.position); return ((q.x - c.x) * (q.x - c.x) + (q.y - c.y) * (q.y - c.y)).squareRoot() }.max()!
+            return d.map {
+                let q = layout.pixel($0.position); return ((q.x - c.x) * (q.x - c.x) + (q.y - c.y) * (q.y - c.y)).squareRoot()
+            }.max()!
         }
         XCTAssertGreaterThan(radius(dots[0]), radius(dots[1]) * 1.2)
         // Left to right, inside the tempo slot.

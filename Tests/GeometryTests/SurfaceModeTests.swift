@@ -1,10 +1,10 @@
-import XCTest
 import Analysis
 import Geometry
 import Raster
 import ShadersCPU
 import SpecvizCore
 import SpecvizTestSupport
+import XCTest
 
 /// Surface / surface+ geometry and pictures (issue 4; seed 000 Part 6).
 final class SurfaceModeTests: XCTestCase {
@@ -133,8 +133,9 @@ final class SurfaceModeTests: XCTestCase {
                 lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
             }
             let tol: Float = 1e-3
-            XCTAssert(lo.x >= rect.x0 - tol && hi.x <= rect.x1 + tol && lo.y >= rect.y0 - tol && hi.y <= rect.y1 + tol,
-                      "\(w)x\(h): box inside the 3D viewport")
+            XCTAssert(
+                lo.x >= rect.x0 - tol && hi.x <= rect.x1 + tol && lo.y >= rect.y0 - tol && hi.y <= rect.y1 + tol,
+                "\(w)x\(h): box inside the 3D viewport")
             let fill = max((hi.x - lo.x) / rect.width, (hi.y - lo.y) / rect.height)
             XCTAssertGreaterThan(fill, 0.93, "\(w)x\(h): the box fills the tighter dimension")
         }

@@ -1,7 +1,8 @@
 import Analysis
-@testable import Geometry
 import Tuning
 import XCTest
+
+@testable import Geometry
 
 /// The glide check without video: A4 −50¢ → +50¢ over 4 s (three harmonics,
 /// 48 kHz) through the stroboscope analyser and the state mapping at 60 video frames/s.

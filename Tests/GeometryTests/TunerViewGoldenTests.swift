@@ -20,15 +20,17 @@ final class TunerViewGoldenTests: XCTestCase {
         var state = VisualState()
         if let cents {
             // Strobe bands mid-drift: phases differ per harmonic, energies fall with k.
-            state.tunerView = TunerViewState(target: Note(midi: 45), cents: cents,
-                                             strobePhase: SIMD4(0.3, 1.1, 2.0, 2.9), strobeEnergy: SIMD4(1, 0.75, 0.55, 0.35))
+            state.tunerView = TunerViewState(
+                target: Note(midi: 45), cents: cents,
+                strobePhase: SIMD4(0.3, 1.1, 2.0, 2.9), strobeEnergy: SIMD4(1, 0.75, 0.55, 0.35))
         }
         let layout = Layout(width: width, height: height)
         var scene = Scene(width: width, height: height)
         TunerViewMode(meter: meter, preset: "guitar-standard", reference: 440).build(state, layout: layout, into: &scene)
         var picture = PixelBuffer(width: width, height: height)
-        try Rasterizer(threads: 1).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(),
-                                          glyphProvider: try FreeTypeFont())
+        try Rasterizer(threads: 1).render(
+            scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(),
+            glyphProvider: try FreeTypeFont())
         return picture
     }
 
@@ -37,8 +39,9 @@ final class TunerViewGoldenTests: XCTestCase {
             for (stateName, cents) in TunerViewTests_states() {
                 for (sizeName, w, h) in TunerViewGoldenTests.sizes {
                     let picture = try render(meter: meter, cents: cents, width: w, height: h)
-                    GoldenFrame.assertMatches(picture, name: "tuner/\(meter.rawValue)-\(stateName)-\(sizeName)",
-                                              tolerance: 6, maxDifferingFraction: 0.005)
+                    GoldenFrame.assertMatches(
+                        picture, name: "tuner/\(meter.rawValue)-\(stateName)-\(sizeName)",
+                        tolerance: 6, maxDifferingFraction: 0.005)
                 }
             }
         }

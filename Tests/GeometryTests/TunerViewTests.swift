@@ -1,8 +1,9 @@
 import Analysis
-@testable import Geometry
 import SpecvizCore
 import Tuning
 import XCTest
+
+@testable import Geometry
 
 /// Behaviour of the tuner view's meters and of the stroboscope analyser, on synthetic
 /// states and synthesised tones.
@@ -130,8 +131,9 @@ final class TunerViewTests: XCTestCase {
             let df = 440 * pow(2, cents / 1200) - 440
             for k in 0..<4 {
                 let expected = Float(2 * Double.pi * Double(k + 1) * df)
-                XCTAssertEqual(r.velocity[k], expected, accuracy: max(0.5, abs(expected) * 0.05),
-                               "harmonic \(k + 1) at \(cents)¢")
+                XCTAssertEqual(
+                    r.velocity[k], expected, accuracy: max(0.5, abs(expected) * 0.05),
+                    "harmonic \(k + 1) at \(cents)¢")
                 XCTAssertEqual(r.velocity[k] > 0, cents > 0, "sign follows sharp/flat")
             }
             XCTAssertGreaterThan(r.energy[0], 0.8)

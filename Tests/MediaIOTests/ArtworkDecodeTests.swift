@@ -87,7 +87,8 @@ final class ArtworkDecodeTests: XCTestCase {
         try ffmpeg(["-i", dir + "/q.png", dir + "/q.jpg"])
         let tags = ["-metadata", "title=Blue in Green", "-metadata", "artist=Bill Evans", "-metadata", "album=Kind of Blue"]
         let cover = ["-map", "0:a", "-map", "1:v", "-disposition:v", "attached_pic"]
-        try ffmpeg(["-i", dir + "/a.wav", "-i", dir + "/q.jpg"] + cover + ["-c:a", "libmp3lame", "-c:v", "copy", "-id3v2_version", "3"] + tags + [dir + "/a.mp3"])
+        try ffmpeg(
+            ["-i", dir + "/a.wav", "-i", dir + "/q.jpg"] + cover + ["-c:a", "libmp3lame", "-c:v", "copy", "-id3v2_version", "3"] + tags + [dir + "/a.mp3"])
         try ffmpeg(["-i", dir + "/a.wav", "-i", dir + "/q.png"] + cover + ["-c:a", "flac", "-c:v", "copy"] + tags + [dir + "/a.flac"])
         try ffmpeg(["-i", dir + "/a.wav", "-i", dir + "/q.jpg"] + cover + ["-c:a", "aac", "-c:v", "copy"] + tags + [dir + "/a.m4a"])
         for name in ["a.mp3", "a.flac", "a.m4a"] {

@@ -1,6 +1,7 @@
 import Foundation
 import SpecvizTestSupport
 import XCTest
+
 @testable import MediaIO
 
 /// A seeded mutation loop over the decode path (issue 14): mutated WAV, FLAC, MP3, Ogg and

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import MediaIO
 
 final class DecoderTests: XCTestCase {

@@ -16,7 +16,7 @@ final class MediaErrorFieldsTests: XCTestCase {
         let e = try XCTUnwrap(error { _ = try AudioDecoder(path: path) })
         XCTAssertEqual(e.path, path)
         XCTAssertEqual(e.function, "avio_open2")
-        XCTAssertEqual(e.code, -ENOENT)   // AVERROR(ENOENT)
+        XCTAssertEqual(e.code, -ENOENT) // AVERROR(ENOENT)
         XCTAssertEqual(e.message, "cannot open '\(path)': No such file or directory")
     }
 

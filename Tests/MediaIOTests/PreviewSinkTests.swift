@@ -32,7 +32,7 @@ final class PreviewSinkTests: XCTestCase {
         try sink.finish()
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: file))
         XCTAssertEqual(bytes.count, 8 * 4 * 4)
-        let px = frame.pixels[1 * 8 + 7]   // (7, 1)
+        let px = frame.pixels[1 * 8 + 7] // (7, 1)
         let o = (1 * 8 + 7) * 4
         XCTAssertEqual(bytes[o], UInt8(truncatingIfNeeded: px >> 16), "blue first")
         XCTAssertEqual(bytes[o + 1], UInt8(truncatingIfNeeded: px >> 8))
@@ -85,17 +85,18 @@ final class PreviewSinkTests: XCTestCase {
     /// sent only when they change, then the status row.
     func testTerminalHalfBlocks() throws {
         let sink = TerminalSink(fd: -1, grid: (columns: 2, rows: 3))
-        XCTAssertEqual(sink.preferredSize?.width, 16)   // at least 16 (the renderer's minimum)
+        XCTAssertEqual(sink.preferredSize?.width, 16) // at least 16 (the renderer's minimum)
         var frame = PixelBuffer(width: 2, height: 4, fill: 0xFF00_0000)
-        frame.pixels[0] = 0xFF00_00FF      // (0,0) red
-        frame.pixels[1] = 0xFF00_00FF      // (1,0) red
-        frame.pixels[2] = 0xFF00_FF00      // (0,1) green
-        frame.pixels[3] = 0xFFFF_0000      // (1,1) blue
-        frame.pixels[4] = 0xFF01_0203      // (0,2) rgb(3,2,1); row 3 black
+        frame.pixels[0] = 0xFF00_00FF // (0,0) red
+        frame.pixels[1] = 0xFF00_00FF // (1,0) red
+        frame.pixels[2] = 0xFF00_FF00 // (0,1) green
+        frame.pixels[3] = 0xFFFF_0000 // (1,1) blue
+        frame.pixels[4] = 0xFF01_0203 // (0,2) rgb(3,2,1); row 3 black
         sink.status = "bars 60 fps"
         sink.encode(frame)
         let text = String(decoding: sink.bytes, as: UTF8.self)
-        let expected = "\u{1B}[H"
+        let expected =
+            "\u{1B}[H"
             + "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;255;0m▀" + "\u{1B}[48;2;0;0;255m▀"
             + "\r\n" + "\u{1B}[38;2;3;2;1m\u{1B}[48;2;0;0;0m▀" + "\u{1B}[38;2;0;0;0m▀"
             + "\u{1B}[0m\r\n\u{1B}[2K" + "b"

@@ -1,6 +1,7 @@
 import Foundation
 import SpecvizTestSupport
 import XCTest
+
 @testable import MediaIO
 
 final class ReliabilityIOTests: XCTestCase {
@@ -43,7 +44,7 @@ final class ReliabilityIOTests: XCTestCase {
         let samples = (0..<(rate * 20)).map { Float(($0 % 1000)) / 1000 }
         try Signals.writeFloatWAV(samples, sampleRate: rate, to: dir + "/ramp.wav")
         let tee = AudioTee(decoder: try AudioDecoder(path: dir + "/ramp.wav"))
-        let track = tee.track(from: 5)    // frames from 40000
+        let track = tee.track(from: 5) // frames from 40000
         var a = [Float](repeating: 0, count: 800), t = [Float](repeating: 0, count: 400)
         var analysisRead = 0, trackRead = 0, maxBuffered = 0
         while true {

@@ -20,8 +20,9 @@ final class DecayingTailTests: XCTestCase {
     func testDecayIntoHumShowsNoOtherNote() {
         let sr = 48000
         for (f0, mains) in [(436.6, 60.0), (511.8, 60.0), (387.2, 50.0), (99.1, 50.0), (149.2, 50.0)] {
-            let note = ToneGenerators.harmonic(f0: f0, amplitudes: [1, 0.5, 0.35, 0.25, 0.15, 0.1], sampleRate: sr,
-                                               duration: 3.5, amplitude: 0.5, decay: 0.35)
+            let note = ToneGenerators.harmonic(
+                f0: f0, amplitudes: [1, 0.5, 0.35, 0.25, 0.15, 0.1], sampleRate: sr,
+                duration: 3.5, amplitude: 0.5, decay: 0.35)
             let hum = ToneGenerators.hum(mains: mains, sampleRate: sr, duration: 3.5, amplitude: 0.01)
             let hops = track(ToneGenerators.mix(note, hum), sampleRate: sr)
             let expected = Int(Note.midiValue(frequency: f0).rounded())
@@ -36,7 +37,7 @@ final class DecayingTailTests: XCTestCase {
         let sr = 48000
         var rumble = ToneGenerators.whiteNoise(sampleRate: sr, duration: 3.5, rms: 1, seed: 5)
         var lp = 0.0, lp2 = 0.0
-        for i in rumble.indices {   // two one-pole low-passes at ~60 Hz
+        for i in rumble.indices { // two one-pole low-passes at ~60 Hz
             lp += 0.008 * (Double(rumble[i]) - lp); lp2 += 0.008 * (lp - lp2); rumble[i] = Float(lp2)
         }
         let r = ToneGenerators.rms(rumble)
@@ -44,8 +45,9 @@ final class DecayingTailTests: XCTestCase {
         let pink = ToneGenerators.pinkNoise(sampleRate: sr, duration: 3.5, rms: 0.004)
         for (name, noise) in [("rumble", rumble), ("pink", pink)] {
             for f0 in [387.2, 321.3, 256.6, 99.1] {
-                let note = ToneGenerators.harmonic(f0: f0, amplitudes: [1, 0.6, 0.4, 0.3, 0.2, 0.1], sampleRate: sr,
-                                                   duration: 3.5, amplitude: 0.5, decay: 0.35)
+                let note = ToneGenerators.harmonic(
+                    f0: f0, amplitudes: [1, 0.6, 0.4, 0.3, 0.2, 0.1], sampleRate: sr,
+                    duration: 3.5, amplitude: 0.5, decay: 0.35)
                 let hops = track(ToneGenerators.mix(note, noise), sampleRate: sr)
                 let expected = Int(Note.midiValue(frequency: f0).rounded())
                 XCTAssertEqual(shownNotes(hops, from: 0), [expected], "\(f0) Hz in \(name): the tail showed other notes")

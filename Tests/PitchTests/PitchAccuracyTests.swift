@@ -38,9 +38,10 @@ final class PitchAccuracyTests: XCTestCase {
     func testHarmonicTonesAcrossRange() {
         for (i, c) in Self.cases.enumerated() {
             let f = Self.frequency(c)
-            let x = ToneGenerators.harmonic(f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(8),
-                                            sampleRate: 44100, duration: Self.settle(f) + 0.2, amplitude: 0.4,
-                                            seed: UInt64(i + 1))
+            let x = ToneGenerators.harmonic(
+                f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(8),
+                sampleRate: 44100, duration: Self.settle(f) + 0.2, amplitude: 0.4,
+                seed: UInt64(i + 1))
             let hops = track(x, sampleRate: 44100)
             assertDisplays(hops, frequency: f, settle: Self.settle(f), tolerance: Self.tolerance(f), "harmonic MIDI \(c.midi) \(c.cents)¢")
         }
@@ -49,8 +50,9 @@ final class PitchAccuracyTests: XCTestCase {
     /// A tone with a weak fundamental and a strong 2nd harmonic must not read an octave high.
     func testStrongSecondHarmonic() {
         for f in [41.2, 82.41, 146.83] {
-            let x = ToneGenerators.harmonic(f0: f, amplitudes: [0.25, 1, 0.6, 0.4, 0.3, 0.2], sampleRate: 48000,
-                                            duration: 0.7, amplitude: 0.4, seed: 5)
+            let x = ToneGenerators.harmonic(
+                f0: f, amplitudes: [0.25, 1, 0.6, 0.4, 0.3, 0.2], sampleRate: 48000,
+                duration: 0.7, amplitude: 0.4, seed: 5)
             assertDisplays(track(x, sampleRate: 48000), frequency: f, settle: Self.settle(f), tolerance: 1.5, "strong H2 \(f) Hz")
         }
     }
@@ -58,8 +60,9 @@ final class PitchAccuracyTests: XCTestCase {
     /// Seed 004 §6: the pitch of a tone whose fundamental is absent is still its fundamental.
     func testMissingFundamental() {
         for f in [55.0, 82.41, 110.0, 196.0] {
-            let x = ToneGenerators.harmonic(f0: f, amplitudes: [0, 1, 0.8, 0.6, 0.5, 0.4, 0.3, 0.2], sampleRate: 48000,
-                                            duration: 0.7, amplitude: 0.4, seed: 9)
+            let x = ToneGenerators.harmonic(
+                f0: f, amplitudes: [0, 1, 0.8, 0.6, 0.5, 0.4, 0.3, 0.2], sampleRate: 48000,
+                duration: 0.7, amplitude: 0.4, seed: 9)
             assertDisplays(track(x, sampleRate: 48000), frequency: f, settle: Self.settle(f), tolerance: 2.0, "missing f0 \(f) Hz")
         }
     }
@@ -67,16 +70,18 @@ final class PitchAccuracyTests: XCTestCase {
     /// A plucked-string-like decaying tone stays on its note while it decays by 30 dB.
     func testDecayingPluck() {
         let f = 98.0
-        let x = ToneGenerators.harmonic(f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(10), sampleRate: 48000,
-                                        duration: 1.5, amplitude: 0.5, decay: 0.45, seed: 2)
+        let x = ToneGenerators.harmonic(
+            f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(10), sampleRate: 48000,
+            duration: 1.5, amplitude: 0.5, decay: 0.45, seed: 2)
         assertDisplays(track(x, sampleRate: 48000), frequency: f, settle: 0.25, tolerance: 2.0, "decaying G2")
     }
 
     /// A3 sawtooth in pink noise at 10 dB SNR: the display is right on at least 90% of hops.
     func testPinkNoiseAt10dB() {
         let f = 220.0 * pow(2, 13.0 / 1200)
-        let tone = ToneGenerators.harmonic(f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(10), sampleRate: 48000,
-                                           duration: 1.0, amplitude: 0.3, seed: 4)
+        let tone = ToneGenerators.harmonic(
+            f0: f, amplitudes: ToneGenerators.sawtoothAmplitudes(10), sampleRate: 48000,
+            duration: 1.0, amplitude: 0.3, seed: 4)
         let noise = ToneGenerators.pinkNoise(sampleRate: 48000, duration: 1.0, rms: 0.1, seed: 21)
         let hops = track(ToneGenerators.addNoise(tone, noise, snr: 10), sampleRate: 48000)
         let tail = hops.displays(from: 0.3)

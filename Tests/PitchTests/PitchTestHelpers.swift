@@ -12,8 +12,10 @@ struct HopRecord {
 }
 
 /// Runs a fresh tracker over `samples` in 1000-sample chunks (not a multiple of the hop).
-func track(_ samples: [Float], sampleRate: Int, preset: TuningPreset = .chromatic,
-           reference: Double = 440) -> [HopRecord] {
+func track(
+    _ samples: [Float], sampleRate: Int, preset: TuningPreset = .chromatic,
+    reference: Double = 440
+) -> [HopRecord] {
     let t = PitchTracker(sampleRate: sampleRate, preset: preset, reference: reference)
     var out: [HopRecord] = []
     samples.withUnsafeBufferPointer { buf in
@@ -38,8 +40,10 @@ extension Array where Element == HopRecord {
 }
 
 /// Asserts that, from `settle` seconds on, every hop displays `frequency` within `tolerance` cents.
-func assertDisplays(_ hops: [HopRecord], frequency: Double, settle: Double, tolerance: Double,
-                    _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+func assertDisplays(
+    _ hops: [HopRecord], frequency: Double, settle: Double, tolerance: Double,
+    _ message: String, file: StaticString = #filePath, line: UInt = #line
+) {
     let tail = hops.displays(from: settle)
     XCTAssertFalse(tail.isEmpty, message, file: file, line: line)
     let missing = tail.filter { $0 == nil }.count

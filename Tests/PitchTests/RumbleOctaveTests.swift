@@ -59,8 +59,11 @@ final class RumbleOctaveTests: XCTestCase {
                             // Only windows where the relaxed rule decides (no dip under the threshold).
                             var dip = false
                             for t in minLag...maxLag where analysis.cmnd[t] < YinSearch.threshold { dip = true; break }
-                            guard !dip, let e = YinSearch.search(analysis, minLag: minLag, maxLag: maxLag,
-                                                                 octaveCheck: cb.baseAddress! + start) else { return }
+                            guard !dip,
+                                let e = YinSearch.search(
+                                    analysis, minLag: minLag, maxLag: maxLag,
+                                    octaveCheck: cb.baseAddress! + start)
+                            else { return }
                             relaxed += 1
                             // Any other note (the relaxed minimum falls on 2T, 3T, … 6T).
                             if abs(12 * log2(e.frequency(sampleRate: Double(sr)) / f0)) > 0.5 { subharmonic += 1 }

@@ -76,8 +76,9 @@ final class TunerBehaviourTests: XCTestCase {
         XCTAssertEqual(r.target.name(), "A2")
         XCTAssertEqual(r.cents, 0, accuracy: 1)
         XCTAssertTrue(r.inTune)
-        let sharp = ToneGenerators.harmonic(f0: 110 * pow(2, 30.0 / 1200), amplitudes: [1, 0.6, 0.4], sampleRate: 48000,
-                                            duration: 0.5, seed: 12)
+        let sharp = ToneGenerators.harmonic(
+            f0: 110 * pow(2, 30.0 / 1200), amplitudes: [1, 0.6, 0.4], sampleRate: 48000,
+            duration: 0.5, seed: 12)
         let s = track(sharp, sampleRate: 48000, preset: g).last!.display!
         XCTAssertEqual(s.target.name(), "A2")
         XCTAssertEqual(s.cents, 30, accuracy: 1)

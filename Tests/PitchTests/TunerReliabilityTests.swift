@@ -11,11 +11,12 @@ final class TunerReliabilityTests: XCTestCase {
         var summary = TuneSummary()
         let note = Note.nearest(to: 440, reference: 440).note
         let hop = 512.0 / 48000
-        let n = 200_000   // 35 minutes of hops
+        let n = 200_000 // 35 minutes of hops
         for i in 0..<n {
-            let cents = i < 10 ? 20.0 : Double(i % 7) - 3   // settling, then −3…+3
-            let r = TunerReading(frequency: 440 * exp2(cents / 1200), note: note, cents: cents,
-                                 target: note, inTune: abs(cents) <= 5, confidence: 1)
+            let cents = i < 10 ? 20.0 : Double(i % 7) - 3 // settling, then −3…+3
+            let r = TunerReading(
+                frequency: 440 * exp2(cents / 1200), note: note, cents: cents,
+                target: note, inTune: abs(cents) <= 5, confidence: 1)
             summary.add(r, time: Double(i + 1) * hop, hop: hop)
         }
         XCTAssertEqual(summary.segments.count, 1)
@@ -39,10 +40,10 @@ final class TunerReliabilityTests: XCTestCase {
         }
         for (i, c) in [10.0, 10, 2, 4].enumerated() { summary.add(reading(a, c), time: Double(i) * hop, hop: hop) }
         summary.add(nil, time: 0.04, hop: hop)
-        summary.add(reading(a, 1), time: 0.10, hop: hop)      // after a gap
-        summary.add(reading(b, 1), time: 0.11, hop: hop)      // another note
+        summary.add(reading(a, 1), time: 0.10, hop: hop) // after a gap
+        summary.add(reading(b, 1), time: 0.11, hop: hop) // another note
         XCTAssertEqual(summary.segments.count, 3)
-        XCTAssertEqual(summary.segments[0].settledMean.cents, 3, accuracy: 1e-12)   // skips 2 of 4
+        XCTAssertEqual(summary.segments[0].settledMean.cents, 3, accuracy: 1e-12) // skips 2 of 4
         XCTAssertEqual(summary.segments[0].end, 0.03, accuracy: 1e-12)
     }
 

@@ -20,8 +20,9 @@ final class PixelBufferImageTests: XCTestCase {
         XCTAssertEqual(out.rgba(x: 10, y: 50), SIMD4(255, 0, 0, 255))
         XCTAssertEqual(out.rgba(x: 90, y: 50), SIMD4(0, 0, 255, 255))
         // Enlarging a solid picture keeps its colour exactly (weights sum to one).
-        XCTAssertEqual(solid(3, 2, [0.2, 0.4, 0.6, 1]).scaledToFill(width: 64, height: 36).pixels,
-                       solid(64, 36, [0.2, 0.4, 0.6, 1]).pixels)
+        XCTAssertEqual(
+            solid(3, 2, [0.2, 0.4, 0.6, 1]).scaledToFill(width: 64, height: 36).pixels,
+            solid(64, 36, [0.2, 0.4, 0.6, 1]).pixels)
     }
 
     func testFitKeepsTheShapeAndAverages() {
@@ -47,9 +48,9 @@ final class PixelBufferImageTests: XCTestCase {
     func testBlurSpreadsAnEdgeAndKeepsTheMean() {
         let p = halves(64, 8)
         let b = p.blurred(radius: 4)
-        XCTAssertEqual(b.rgba(x: 2, y: 4), SIMD4(255, 0, 0, 255))       // far from the edge
+        XCTAssertEqual(b.rgba(x: 2, y: 4), SIMD4(255, 0, 0, 255)) // far from the edge
         let mid = b.rgba(x: 32, y: 4)
-        XCTAssertGreaterThan(mid.x, 60); XCTAssertGreaterThan(mid.z, 60)  // mixed at the edge
+        XCTAssertGreaterThan(mid.x, 60); XCTAssertGreaterThan(mid.z, 60) // mixed at the edge
         let mean = { (q: PixelBuffer) in q.pixels.reduce(0) { $0 + Int($1 & 0xFF) } }
         XCTAssertEqual(Double(mean(b)), Double(mean(p)), accuracy: Double(mean(p)) * 0.01)
     }

@@ -1,7 +1,7 @@
-import XCTest
 import Raster
 import ShadersCPU
 import SpecvizCore
+import XCTest
 
 final class Raster2DTests: XCTestCase {
     let rasterizer = Rasterizer(threads: 2)
@@ -55,8 +55,9 @@ final class Raster2DTests: XCTestCase {
         var s = Scene(width: 100, height: 10)
         s.begin2D()
         // Horizontal ramp black → white.
-        s.quad(SIMD2(-1, -1), SIMD2(1, -1), SIMD2(1, 1), SIMD2(-1, 1),
-               SIMD4(0, 0, 0, 1), SIMD4(1, 1, 1, 1), SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1))
+        s.quad(
+            SIMD2(-1, -1), SIMD2(1, -1), SIMD2(1, 1), SIMD2(-1, 1),
+            SIMD4(0, 0, 0, 1), SIMD4(1, 1, 1, 1), SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1))
         s.end2D()
         s.begin2D()
         // 25% red over the right half.

@@ -1,7 +1,7 @@
-import XCTest
 import Raster
 import ShadersCPU
 import SpecvizCore
+import XCTest
 
 /// Counts fragment invocations (single-threaded renders only) and returns the colour unlit.
 final class FragmentCounter: @unchecked Sendable { var count = 0 }
@@ -40,8 +40,10 @@ final class Raster3DTests: XCTestCase {
     }
 
     /// A triangle whose normal is the light direction, so the lit colour equals the vertex colour.
-    func add(_ s: inout Scene, _ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>,
-             _ ca: SIMD4<Float>, _ cb: SIMD4<Float>? = nil, _ cc: SIMD4<Float>? = nil) {
+    func add(
+        _ s: inout Scene, _ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>,
+        _ ca: SIMD4<Float>, _ cb: SIMD4<Float>? = nil, _ cc: SIMD4<Float>? = nil
+    ) {
         let n = LitShader.light
         s.vertices3D.append(Vertex3D(a, n, ca))
         s.vertices3D.append(Vertex3D(b, n, cb ?? ca))
@@ -84,7 +86,7 @@ final class Raster3DTests: XCTestCase {
                 let d = ray(px, py, w, h)
                 var expected = false
                 if d.y < 0 {
-                    let t = -0.5 / d.y            // distance along −z, = view depth
+                    let t = -0.5 / d.y // distance along −z, = view depth
                     expected = t >= 0.1 && inside(SIMD2(d.x * t, -t))
                 }
                 let drawn = p.rgba(x: px, y: py).x > 0
@@ -127,7 +129,7 @@ final class Raster3DTests: XCTestCase {
                 let x = d.x * t, z = -t
                 // Stay a pixel away from the quad's edges.
                 guard z < -1.15, z > -5.7, abs(x) < 0.9 else { continue }
-                let g = (-1 - z) / 5   // 0 at the near edge, 1 at the far edge, linear in world space
+                let g = (-1 - z) / 5 // 0 at the near edge, 1 at the far edge, linear in world space
                 let rgba = p.rgba(x: px, y: py)
                 worst = max(worst, abs(Int(rgba.y) - Int((g * 255).rounded())), abs(Int(rgba.x) - Int(((1 - g) * 255).rounded())))
                 checked += 1
@@ -198,8 +200,10 @@ final class Raster3DTests: XCTestCase {
         let white = SIMD4<Float>(1, 1, 1, 1)
         // Left half faces up, right half faces away from the light.
         for (x0, x1, n) in [(Float(-1), Float(0), SIMD3<Float>(0, 1, 0)), (0, 1, -LitShader.light)] {
-            for (a, b, c) in [(SIMD3(x0, -1, 0.5), SIMD3(x1, -1, 0.5), SIMD3(x1, 1, 0.5)),
-                              (SIMD3(x0, -1, 0.5), SIMD3(x1, 1, 0.5), SIMD3(x0, 1, 0.5))] {
+            for (a, b, c) in [
+                (SIMD3(x0, -1, 0.5), SIMD3(x1, -1, 0.5), SIMD3(x1, 1, 0.5)),
+                (SIMD3(x0, -1, 0.5), SIMD3(x1, 1, 0.5), SIMD3(x0, 1, 0.5)),
+            ] {
                 s.vertices3D.append(Vertex3D(a, n, white)); s.vertices3D.append(Vertex3D(b, n, white))
                 s.vertices3D.append(Vertex3D(c, n, white))
             }

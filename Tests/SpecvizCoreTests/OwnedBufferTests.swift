@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SpecvizCore
 
 final class OwnedBufferTests: XCTestCase {

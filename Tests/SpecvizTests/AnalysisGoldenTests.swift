@@ -45,8 +45,12 @@ final class AnalysisGoldenTests: XCTestCase {
     }
 
     func testGoldenFramesAtOtherScales() throws {
-        try render("bars-notes", mode: .bars) { $0.analysis.scale = .notes; $0.analysis.lowHz = 30; $0.analysis.highHz = 4200 }
-        try render("curve-octave3-A", mode: .curve) { $0.analysis.scale = .octave(3); $0.analysis.weighting = .a }
+        try render("bars-notes", mode: .bars) {
+            $0.analysis.scale = .notes; $0.analysis.lowHz = 30; $0.analysis.highHz = 4200
+        }
+        try render("curve-octave3-A", mode: .curve) {
+            $0.analysis.scale = .octave(3); $0.analysis.weighting = .a
+        }
         try render("spectrogram-mel-fixed", mode: .spectrogram) {
             $0.analysis.scale = .mel
             $0.analysis.bands = 256

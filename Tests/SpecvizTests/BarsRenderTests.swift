@@ -49,7 +49,7 @@ final class BarsRenderTests: XCTestCase {
         let tallest: [Int] = Array(maxima.sorted { a, b in heights[a] > heights[b] }.prefix(2))
         let peaks = tallest.sorted()
         XCTAssertEqual(peaks.count, 2)
-        let octave = 128 * log10(2.0) / 3     // 12.8 bands
+        let octave = 128 * log10(2.0) / 3 // 12.8 bands
         XCTAssertEqual(Double(peaks[1] - peaks[0]), octave, accuracy: 1.5)
         XCTAssertEqual(Double(peaks[0]), Double(LogBands.index(ofFrequency: 440)), accuracy: 1)
         XCTAssertEqual(Double(peaks[1]), Double(LogBands.index(ofFrequency: 880)), accuracy: 1)
@@ -86,7 +86,7 @@ final class BarsRenderTests: XCTestCase {
         let before = values[stop - 1]
         XCTAssertGreaterThan(before, 0.5)
         let after18 = values[stop - 1 + 18]
-        XCTAssertEqual(after18 / before, powf(0.88, 18), accuracy: 0.03)   // ≈ 0.1 after 300 ms
+        XCTAssertEqual(after18 / before, powf(0.88, 18), accuracy: 0.03) // ≈ 0.1 after 300 ms
     }
 
     func testGoldenFrames() throws {

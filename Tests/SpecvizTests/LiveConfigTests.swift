@@ -17,7 +17,7 @@ final class LiveConfigTests: XCTestCase {
     var binary: String {
         let dir = (CommandLine.arguments[0] as NSString).deletingLastPathComponent
         for candidate in [dir + "/specviz", (dir as NSString).deletingLastPathComponent + "/specviz"]
-            where FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        where FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         return dir + "/specviz"
     }
 
@@ -80,16 +80,20 @@ final class LiveConfigTests: XCTestCase {
 
         writeConfig("{\n  \"mode\": \"curve\",\n  \"reference\": 442,\n  \"bpm\": true,\n  \"future\": 1\n}\n")
         let fb = home + "/fb.raw"
-        (status, err) = try specviz(["render", wav, "--live", "--device", "null", "--fb", fb, "--fb-size", "64x36",
-                                     "--no-labels", "--stats"])
+        (status, err) = try specviz([
+            "render", wav, "--live", "--device", "null", "--fb", fb, "--fb-size", "64x36",
+            "--no-labels", "--stats",
+        ])
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(err.contains("live curve 64x36"), "mode from the config file: \(err)")
         var saved = String(decoding: FileManager.default.contents(atPath: configPath) ?? Data(), as: UTF8.self)
         XCTAssertTrue(saved.contains("\"mode\": \"curve\"") && saved.contains("\"reference\": 442") && saved.contains("\"bpm\": true"), saved)
 
         // The first run left fb.raw: a regular file is written over only with -y (issue 14).
-        (status, err) = try specviz(["render", wav, "--live", "--device", "null", "--fb", fb, "--fb-size", "64x36", "-y",
-                                     "--no-labels", "--stats", "--mode", "spectrogram", "--no-bpm"])
+        (status, err) = try specviz([
+            "render", wav, "--live", "--device", "null", "--fb", fb, "--fb-size", "64x36", "-y",
+            "--no-labels", "--stats", "--mode", "spectrogram", "--no-bpm",
+        ])
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(err.contains("live spectrogram 64x36"), "the flag overrides the file: \(err)")
         saved = String(decoding: FileManager.default.contents(atPath: configPath) ?? Data(), as: UTF8.self)

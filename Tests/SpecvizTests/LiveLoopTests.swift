@@ -10,7 +10,8 @@ import XCTest
 /// the same media times.
 final class LiveLoopTests: XCTestCase {
     func makeLoop(seconds: Double, clock: FakeClock, name: String, settings: RenderSettings = LiveFixtures.settings())
-        throws -> (LiveLoop, RecordingFramebuffer, [Float]) {
+        throws -> (LiveLoop, RecordingFramebuffer, [Float])
+    {
         let stereo = LiveFixtures.stereo(seconds: seconds)
         let file = InterleavedBuffer(samples: stereo, sampleRate: LiveFixtures.rate, channels: 2)
         let playback = try ALSAPlayback(device: "null", sampleRate: LiveFixtures.rate, channels: 2)
@@ -52,7 +53,7 @@ final class LiveLoopTests: XCTestCase {
     /// A slow machine: frames are dropped rather than drifting, and the frames that are
     /// shown still match the offline render at their times (smoothing ran for the dropped ones).
     func testSlowMachineDropsFramesWithoutDrift() throws {
-        let clock = FakeClock(costPerCall: 0.02)   // two now() calls per frame: 40 ms a frame, 2.4 frame periods
+        let clock = FakeClock(costPerCall: 0.02) // two now() calls per frame: 40 ms a frame, 2.4 frame periods
         let (loop, display, mono) = try makeLoop(seconds: 2, clock: clock, name: "slow.fb")
         let stats = try loop.run()
         // 120 frame slots in 2 s; about 1 in 2.4 can be shown.
@@ -73,8 +74,10 @@ final class LiveLoopTests: XCTestCase {
         let clock = FakeClock()
         let (loop, display, _) = try makeLoop(seconds: 3, clock: clock, name: "keys.fb")
         var frame = 0
-        var script: [Int: [UInt8]] = [40: [UInt8(ascii: "m")], 60: [UInt8(ascii: " ")], 61: [UInt8(ascii: " ")],
-                                      80: [UInt8(ascii: "q")]]
+        var script: [Int: [UInt8]] = [
+            40: [UInt8(ascii: "m")], 60: [UInt8(ascii: " ")], 61: [UInt8(ascii: " ")],
+            80: [UInt8(ascii: "q")],
+        ]
         var pending: [UInt8] = []
         loop.readKey = {
             if pending.isEmpty, let keys = script.removeValue(forKey: frame) { pending = keys }
@@ -131,7 +134,8 @@ final class LiveLoopTests: XCTestCase {
             XCTAssertLessThanOrEqual(latency, 2048.0 / Double(rate) + 1.0 / 60 + 1e-9)
             latencies.append(latency)
         }
-        print("live latency, sound heard -> first frame showing it (media time, 4 onsets): "
-              + latencies.map { "\(Int(($0 * 1000).rounded())) ms" }.joined(separator: ", "))
+        print(
+            "live latency, sound heard -> first frame showing it (media time, 4 onsets): "
+                + latencies.map { "\(Int(($0 * 1000).rounded())) ms" }.joined(separator: ", "))
     }
 }

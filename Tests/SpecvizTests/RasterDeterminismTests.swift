@@ -53,8 +53,9 @@ final class RasterDeterminismTests: XCTestCase {
                 let reference = try render(scene, threads: 1, baseline: true)
                 XCTAssertGreaterThan(Set(reference).count, 8, "\(mode) \(w)x\(h): the frame shows something")
                 XCTAssertEqual(try render(scene, threads: 3, baseline: true), reference, "\(mode) \(w)x\(h): 3 threads, baseline")
-                XCTAssertEqual(try render(scene, threads: 1, baseline: false), reference,
-                               "\(mode) \(w)x\(h): 1 thread, \(Rasterizer.kernelName) kernel")
+                XCTAssertEqual(
+                    try render(scene, threads: 1, baseline: false), reference,
+                    "\(mode) \(w)x\(h): 1 thread, \(Rasterizer.kernelName) kernel")
                 XCTAssertEqual(try render(scene, threads: 3, baseline: false), reference, "\(mode) \(w)x\(h): 3 threads, best kernel")
                 var picture = PixelBuffer(width: w, height: h)
                 try Rasterizer(threads: 2).render(scene, into: &picture, shader2D: PerPixel2D(), shader3D: PerPixel3D())

@@ -1,6 +1,6 @@
 import Geometry
-import SpecvizCore
 import Specviz
+import SpecvizCore
 import SpecvizTestSupport
 import XCTest
 

@@ -16,7 +16,9 @@ final class TuningSystemWiringTests: XCTestCase {
         let samples = Signals.sines([(Double(e4), 0.4), (Double(2 * e4), 0.2)], seconds: 1.0)
         let plain = OverlayTrackers(sampleRate: 44100, pitch: true, tempo: false)
         guard let trackers = OverlayTrackers.forRender(settings, sampleRate: 44100) else { return XCTFail("no trackers") }
-        samples.withUnsafeBufferPointer { trackers.process($0); plain.process($0) }
+        samples.withUnsafeBufferPointer {
+            trackers.process($0); plain.process($0)
+        }
         let o = trackers.tunerOverlay
         XCTAssertEqual(o?.note, "F#4")
         XCTAssertEqual(o?.cents ?? 99, 0, accuracy: 0.5)

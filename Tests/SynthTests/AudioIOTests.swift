@@ -1,5 +1,6 @@
-import XCTest
 import MediaIO
+import XCTest
+
 @testable import Synth
 
 /// The synthesiser's way out: AudioFileWriter round trips through AudioDecoder, and

@@ -1,6 +1,7 @@
-import XCTest
-@testable import Synth
 import Tuning
+import XCTest
+
+@testable import Synth
 
 /// Seed 004 §8 / issue 8 checks: the limiter's ceiling, click-free starts/ends/steals,
 /// and the speaker voicing's response.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Synth
 
 /// Seed 004 §7 / issue 8 checks: exact pitch and band-limiting of the voice.

@@ -1,6 +1,7 @@
-import XCTest
-@testable import Synth
 import Tuning
+import XCTest
+
+@testable import Synth
 
 /// Seed 004 §7 voice management: 3 held voices of 8 slots, oldest released on a 4th,
 /// quietest tail stolen, same-frequency retrigger without a restart.

@@ -1,12 +1,15 @@
 import Foundation
+
 @testable import Synth
 
 /// Measurement helpers for the synthesiser tests: rendering, a radix-2 FFT, a windowed
 /// DTFT peak search (for sub-cent frequency estimates) and the click metric.
 enum SignalProbe {
     /// Renders a whole score to mono samples.
-    static func render(_ score: ToneScore, sampleRate: Double = 48_000, speaker: Bool = false,
-                       engine: ((ToneEngine) -> Void)? = nil) -> [Float] {
+    static func render(
+        _ score: ToneScore, sampleRate: Double = 48_000, speaker: Bool = false,
+        engine: ((ToneEngine) -> Void)? = nil
+    ) -> [Float] {
         let r = ToneRenderer(score: score, sampleRate: sampleRate, speakerVoicing: speaker)
         var out: [Float] = []
         var block = [Float](repeating: 0, count: 1024)
@@ -54,8 +57,11 @@ enum SignalProbe {
         var fc = dtftMagnitude(x, window: win, frequency: c, sampleRate: sampleRate)
         var fd = dtftMagnitude(x, window: win, frequency: d, sampleRate: sampleRate)
         while b - a > 1e-6 {
-            if fc > fd { b = d; d = c; fd = fc; c = b - r * (b - a); fc = dtftMagnitude(x, window: win, frequency: c, sampleRate: sampleRate) }
-            else { a = c; c = d; fc = fd; d = a + r * (b - a); fd = dtftMagnitude(x, window: win, frequency: d, sampleRate: sampleRate) }
+            if fc > fd {
+                b = d; d = c; fd = fc; c = b - r * (b - a); fc = dtftMagnitude(x, window: win, frequency: c, sampleRate: sampleRate)
+            } else {
+                a = c; c = d; fc = fd; d = a + r * (b - a); fd = dtftMagnitude(x, window: win, frequency: d, sampleRate: sampleRate)
+            }
         }
         return (a + b) / 2
     }

@@ -26,8 +26,10 @@ final class TempoTrackerTests: XCTestCase {
 
     /// Asserts the display locks onto `expected` ± `tolerance` BPM within `lockBy` seconds
     /// and then stays there.
-    private func assertLocks(_ updates: [TempoUpdate], on expected: Double, tolerance: Double = 1.0,
-                             lockBy: Double = 5.0, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertLocks(
+        _ updates: [TempoUpdate], on expected: Double, tolerance: Double = 1.0,
+        lockBy: Double = 5.0, file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard let first = updates.firstIndex(where: { $0.display.map { abs($0.bpm - expected) <= tolerance } ?? false }) else {
             XCTFail("never displayed \(expected) BPM; last display \(String(describing: updates.last?.display))", file: file, line: line)
             return
@@ -65,8 +67,9 @@ final class TempoTrackerTests: XCTestCase {
     }
 
     func testFullRate44100() {
-        let (tracker, updates) = track(ClickTracks.fourOnTheFloor(bpm: 128, seconds: 8, sampleRate: 44_100),
-                                       sampleRate: 44_100, chunk: 4096)
+        let (tracker, updates) = track(
+            ClickTracks.fourOnTheFloor(bpm: 128, seconds: 8, sampleRate: 44_100),
+            sampleRate: 44_100, chunk: 4096)
         XCTAssertEqual(tracker.hop, 1024)
         assertLocks(updates, on: 128)
     }
@@ -81,8 +84,9 @@ final class TempoTrackerTests: XCTestCase {
 
     func testSustainedChordShowsNothing() {
         let (_, updates) = track(ClickTracks.sustainedChord(seconds: 10, sampleRate: rate))
-        XCTAssertTrue(updates.allSatisfy { $0.display == nil },
-                      "displayed \(updates.compactMap { $0.display?.bpm })")
+        XCTAssertTrue(
+            updates.allSatisfy { $0.display == nil },
+            "displayed \(updates.compactMap { $0.display?.bpm })")
     }
 
     func testQuietIntroShowsNothingUntilTheBeat() {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Tuning
 
 /// Note names, parsing and reference pitch (seed 004 §3.1, §3.7; seed 000 Part 4).
@@ -30,8 +31,10 @@ final class NoteTests: XCTestCase {
 
     /// Seed 000 Part 4 table: frequency -> note and cents.
     func testNearestNoteTable() {
-        let table: [(Double, String, Double)] = [(440, "A4", 0), (443.5, "A4", 13.7), (261.63, "C4", 0),
-                                                 (329.63, "E4", 0), (82.41, "E2", 0)]
+        let table: [(Double, String, Double)] = [
+            (440, "A4", 0), (443.5, "A4", 13.7), (261.63, "C4", 0),
+            (329.63, "E4", 0), (82.41, "E2", 0),
+        ]
         for (f, name, cents) in table {
             let (n, c) = Note.nearest(to: f)
             XCTAssertEqual(n.name(), name)

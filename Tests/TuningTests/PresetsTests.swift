@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Tuning
 
 final class PresetsTests: XCTestCase {
@@ -27,8 +28,9 @@ final class PresetsTests: XCTestCase {
     }
 
     func testNamedLookup() {
-        XCTAssertEqual(TuningPreset.named("guitar-standard")?.notes.map { $0.name() },
-                       ["E2", "A2", "D3", "G3", "B3", "E4"])
+        XCTAssertEqual(
+            TuningPreset.named("guitar-standard")?.notes.map { $0.name() },
+            ["E2", "A2", "D3", "G3", "B3", "E4"])
         XCTAssertEqual(TuningPreset.named("Guitar_Standard")?.id, "guitar-standard")
         XCTAssertEqual(TuningPreset.named("CHROMATIC")?.id, "chromatic")
         XCTAssertNil(TuningPreset.named("kazoo-drop-z"))
@@ -44,7 +46,7 @@ final class PresetsTests: XCTestCase {
         XCTAssertEqual(g.target(for: 82.41).name(), "E2")
         // 92.5 Hz (F#2) is nearer to E2 (82.4) than A2 (110) in cents? 200 vs 300 cents: E2.
         XCTAssertEqual(g.target(for: 92.5).name(), "E2")
-        let (t, c) = g.offset(of: 116.54)   // A#2, +100 cents over A2
+        let (t, c) = g.offset(of: 116.54) // A#2, +100 cents over A2
         XCTAssertEqual(t.name(), "A2")
         XCTAssertEqual(c, 100, accuracy: 0.1)
         // Chromatic: nearest semitone.
@@ -70,11 +72,16 @@ final class PresetsTests: XCTestCase {
         var checked = 0
         for file in ["Presets+Strings.swift", "Presets+World.swift"] {
             let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.contains("midi: [") {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (i, line) in lines.enumerated() where line.contains("midi: [") {
                 let idStart = line.range(of: ".init(\"")!.upperBound
                 let id = String(line[idStart...].prefix { $0 != "\"" })
-                guard let comment = line.range(of: "//") else { XCTFail("no comment: \(id)"); continue }
-                let names = line[comment.upperBound...].split(separator: " ").map(String.init)
+                // At the end of the line, or on the line above when the line is long.
+                let above = i > 0 && lines[i - 1].trimmingCharacters(in: .whitespaces).hasPrefix("//") ? lines[i - 1] : nil
+                guard let text = line.contains("//") ? line : above, let comment = text.range(of: "//") else {
+                    XCTFail("no comment: \(id)"); continue
+                }
+                let names = text[comment.upperBound...].split(separator: " ").map(String.init)
                 let preset = try XCTUnwrap(TuningPreset.named(id), id)
                 XCTAssertEqual(preset.notes.map { $0.name() }, names, id)
                 checked += 1

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Tuning
 
 /// Temperaments, Scala files and transposition (issue 19, "a tuner for every instrument").
@@ -108,43 +109,43 @@ final class TemperamentTests: XCTestCase {
 
     func testScalaCentsAndRatioLinesWithComments() throws {
         let text = """
-        ! werck3.scl
-        !
-        Werckmeister III (1691), ratios and cents mixed
-         12
-        !
-        90.225
-        192.18   ! D
-        294.135
-        390.225
-        498.045
-        588.27
-        696.09
-        792.18
-        888.27
-        996.09
-        1092.18
-        2/1
-        """
+            ! werck3.scl
+            !
+            Werckmeister III (1691), ratios and cents mixed
+             12
+            !
+            90.225
+            192.18   ! D
+            294.135
+            390.225
+            498.045
+            588.27
+            696.09
+            792.18
+            888.27
+            996.09
+            1092.18
+            2/1
+            """
         let t = try Temperament.parseScala(text, file: "werck3.scl")
         for k in 0..<12 { XCTAssertEqual(t.deviations[k], Temperament.werckmeister3.deviations[k], accuracy: 0.01) }
         let just = """
-        ! ji
-        5-limit just
-        12
-        16/15
-        9/8
-        6/5
-        5/4
-        4/3
-        45/32
-        3/2
-        8/5
-        5/3
-        9/5
-        15/8
-        2
-        """
+            ! ji
+            5-limit just
+            12
+            16/15
+            9/8
+            6/5
+            5/4
+            4/3
+            45/32
+            3/2
+            8/5
+            5/3
+            9/5
+            15/8
+            2
+            """
         let j = try Temperament.parseScala(just, file: "ji_12.scl")
         for k in 0..<12 { XCTAssertEqual(j.deviations[k], Temperament.just.deviations[k], accuracy: 1e-9) }
     }

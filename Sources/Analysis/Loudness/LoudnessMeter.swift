@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// Loudness per ITU-R BS.1770-4 and EBU R128 / Tech 3341: momentary (400 ms), short-term
 /// (3 s) and gated integrated loudness in LUFS, from interleaved samples at any rate.
@@ -56,9 +57,10 @@ public final class LoudnessMeter {
             let k = tan(Double.pi * f0 / rate)
             let vh = pow(10, gainDB / 20), vb = pow(vh, 0.4996667741545416)
             let a0 = 1 + k / q + k * k
-            return Biquad(b0: (vh + vb * k / q + k * k) / a0, b1: 2 * (k * k - vh) / a0,
-                          b2: (vh - vb * k / q + k * k) / a0,
-                          a1: 2 * (k * k - 1) / a0, a2: (1 - k / q + k * k) / a0)
+            return Biquad(
+                b0: (vh + vb * k / q + k * k) / a0, b1: 2 * (k * k - vh) / a0,
+                b2: (vh - vb * k / q + k * k) / a0,
+                a1: 2 * (k * k - 1) / a0, a2: (1 - k / q + k * k) / a0)
         }
 
         /// BS.1770's RLB weighting (stage 2, a high-pass) at `rate` Hz.

@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// Fine frequency of the first partial of a latched note, from the phase advance of a
 /// single-frequency DFT probe between consecutive hops (the phase-vocoder instantaneous
@@ -42,8 +43,10 @@ public final class FirstPartialTracker {
     /// ending at absolute sample index `endSample`). Returns the refined frequency (Hz) when
     /// the partial carries at least `minShare` of the window's energy and the previous hop
     /// probed the same frequency; nil otherwise. `energy` is Σx² of the window.
-    public func refine(_ window: UnsafePointer<Float>, endSample: Int, estimate: Double, energy: Double,
-                       minShare: Double = 0.08) -> Double? {
+    public func refine(
+        _ window: UnsafePointer<Float>, endSample: Int, estimate: Double, energy: Double,
+        minShare: Double = 0.08
+    ) -> Double? {
         guard estimate >= minimumFrequency else { hasPhase = false; return nil }
         // Keep the probe frequency fixed while the estimate stays within a quarter semitone,
         // so consecutive phases are comparable.
@@ -67,7 +70,7 @@ public final class FirstPartialTracker {
         // Energy share of the partial: |X|² for a Hann window ≈ (A·N/4)², A² / 2 = power.
         let amplitude = 4 * (re * re + im * im).squareRoot() / Double(size)
         let share = energy > 0 ? (0.5 * amplitude * amplitude * Double(size)) / energy : 0
-        let phase = atan2(im, re) - w * Double(start)   // phase of the partial at sample 0
+        let phase = atan2(im, re) - w * Double(start) // phase of the partial at sample 0
         defer { lastPhase = phase; lastTime = endSample; hasPhase = true }
         guard hasPhase, share >= minShare, endSample > lastTime else { return nil }
         // The partial's phase at sample 0 drifts by 2π·(f − probe)·t/rate: its slope is the offset.

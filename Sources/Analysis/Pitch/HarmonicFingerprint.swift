@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The Spectral Harmonic Fingerprint (seed 004 §6): Goertzel probes of harmonics 2…8 of a
 /// candidate f0 on a Hann-windowed copy of the analysis window.
@@ -32,7 +33,8 @@ public final class HarmonicFingerprint {
         /// note, whose own harmonics are the even ones found here.
         public var looksOctaveLow: Bool {
             let odd = mask & ((1 << 3) | (1 << 5) | (1 << 7))
-            let even = (mask & (1 << 2) != 0 ? 1 : 0) + (mask & (1 << 4) != 0 ? 1 : 0)
+            let even =
+                (mask & (1 << 2) != 0 ? 1 : 0) + (mask & (1 << 4) != 0 ? 1 : 0)
                 + (mask & (1 << 6) != 0 ? 1 : 0) + (mask & (1 << 8) != 0 ? 1 : 0)
             return odd == 0 && even >= 2
         }
@@ -61,7 +63,7 @@ public final class HarmonicFingerprint {
 
     /// True when `f` (Hz) lies within `tolerance` Hz of a multiple of 50 or 60 Hz (≤ 1.2 kHz).
     public static func isMains(_ f: Double, tolerance: Double = 3) -> Bool {
-        for step in 0..<2 {   // 50 and 60 Hz (no array literal: nothing here allocates)
+        for step in 0..<2 { // 50 and 60 Hz (no array literal: nothing here allocates)
             let base = step == 0 ? 50.0 : 60.0
             let k = (f / base).rounded()
             if k >= 1 && k <= 20 && abs(f - k * base) <= tolerance { return true }

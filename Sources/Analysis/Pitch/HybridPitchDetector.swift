@@ -1,8 +1,9 @@
+import SpecvizCore
+import Tuning
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
-import Tuning
 
 /// One window's pitch, before latching and smoothing.
 public struct PitchEstimate: Sendable, Equatable {
@@ -91,8 +92,10 @@ public final class HybridPitchDetector {
     /// `rumbleFree` is the window through a fixed 150 Hz streaming high-pass, analysed when
     /// the raw window gives no pitch (rumble and pink noise mask it; the period survives).
     /// Does not allocate.
-    public func detect(_ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
-                       rumbleFree: UnsafePointer<Float>? = nil, latched: Double?) -> PitchEstimate? {
+    public func detect(
+        _ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
+        rumbleFree: UnsafePointer<Float>? = nil, latched: Double?
+    ) -> PitchEstimate? {
         // The raw window's lag functions (two FFTs) are computed only on the paths that read
         // them: YIN when unlatched, the autocorrelation below 95 Hz and for the gate, the rescue.
         raw.load(window)
@@ -125,7 +128,7 @@ public final class HybridPitchDetector {
                     filterBuffer.base.update(from: src, count: windowSize)
                 }
                 filtered.load(filterBuffer.base)
-                filtered.computeLags(withPearson: false)   // YIN input only
+                filtered.computeLags(withPearson: false) // YIN input only
                 yinInput = filtered
             }
         }
@@ -136,32 +139,39 @@ public final class HybridPitchDetector {
             // A latch on a subharmonic (the rumble-free window is as periodic at a half or a
             // third of the latched period): track the shorter period instead.
             if let x = rumbleFree {
-                let d = LagAnalysis.periodDivisor(in: x, size: windowSize, lag: Int(expected.rounded()),
-                                                  minLag: minLag, maxLag: raw.maxLag)
+                let d = LagAnalysis.periodDivisor(
+                    in: x, size: windowSize, lag: Int(expected.rounded()),
+                    minLag: minLag, maxLag: raw.maxLag)
                 if d > 1 { expected /= Double(d) }
             }
             let inWindow = yin.map { abs(log2($0.lag / expected)) < 1.0 / 12 } ?? false
             // A deep first dip at 1/2, 1/3 or 1/4 of the latched period means the latch is on a
             // subharmonic (every period-T signal also dips at 2T): keep the standard result.
-            let subharmonicLatch = yin.map { y in
-                y.confidence >= 1 - Double(YinSearch.threshold) && (2...4).contains { k in
-                    abs(log2(Double(k) * y.lag / expected)) < 0.04
-                }
-            } ?? false
+            let subharmonicLatch =
+                yin.map { y in
+                    y.confidence >= 1 - Double(YinSearch.threshold)
+                        && (2...4).contains { k in
+                            abs(log2(Double(k) * y.lag / expected)) < 0.04
+                        }
+                } ?? false
             if !inWindow, !subharmonicLatch {
                 // The standard result at an integer multiple (2…6) of the latched period is that
                 // note's own subharmonic dip: keep the latched period if it dips below 0.40.
                 // (Unless the latched lag is itself only half a period: the octave check.)
-                let multiple = yin.map { y in
-                    (2...6).contains { k in abs(log2(y.lag / (Double(k) * expected))) < 0.03 }
-                        && (rumbleFree.map {
-                            LagAnalysis.periodMultiple(in: $0, size: windowSize, lag: Int(expected.rounded()),
-                                                       maxLag: raw.maxLag) > 1
-                        } ?? yinInput.isHalfPeriod(Int(expected.rounded()))) == false
-                } ?? false
+                let multiple =
+                    yin.map { y in
+                        (2...6).contains { k in abs(log2(y.lag / (Double(k) * expected))) < 0.03 }
+                            && (rumbleFree.map {
+                                LagAnalysis.periodMultiple(
+                                    in: $0, size: windowSize, lag: Int(expected.rounded()),
+                                    maxLag: raw.maxLag) > 1
+                            } ?? yinInput.isHalfPeriod(Int(expected.rounded()))) == false
+                    } ?? false
                 let threshold = multiple ? YinSearch.relaxedThreshold : YinSearch.latchedThreshold
-                if let near = YinSearch.searchNear(yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,
-                                                   threshold: threshold) {
+                if let near = YinSearch.searchNear(
+                    yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,
+                    threshold: threshold)
+                {
                     if yin == nil || multiple || near.confidence >= yin!.confidence - 0.05 { yin = near }
                 }
             }
@@ -209,18 +219,24 @@ public final class HybridPitchDetector {
             // pitch is also stable to 25 ¢ since the last hop: narrowband rumble correlates
             // strongly too, but its period wanders.
             let stable = previous > 0 && abs(1200 * log2(candidate.frequency / previous)) < 25
-            let strongAC = stable && ((retried ? retryPearson : rawPearson()).map {
-                $0.estimate.confidence >= 0.90 && sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
-            } ?? false)
+            let strongAC =
+                stable
+                && ((retried ? retryPearson : rawPearson()).map {
+                    $0.estimate.confidence >= 0.90 && sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
+                } ?? false)
             if !strongAC {
                 if evidence == nil { fingerprint.load(window); evidence = fingerprint.evaluate(f0: candidate.frequency) }
                 var ev = evidence!
-                if ev.present == 0 { ev.score = 0 }   // the decay term means nothing without harmonics
+                if ev.present == 0 { ev.score = 0 } // the decay term means nothing without harmonics
                 let f = candidate.frequency
                 let pass: Bool
-                if f < 80 { pass = ev.present >= 2 || ev.score >= 0.35 }
-                else if f < 130 { pass = ev.present >= 1 || ev.score >= 0.20 }
-                else { pass = ev.present >= 1 || ev.score >= 0.15 }
+                if f < 80 {
+                    pass = ev.present >= 2 || ev.score >= 0.35
+                } else if f < 130 {
+                    pass = ev.present >= 1 || ev.score >= 0.20
+                } else {
+                    pass = ev.present >= 1 || ev.score >= 0.15
+                }
                 if !pass || ev.rejected { return nil }
             }
         }
@@ -301,7 +317,7 @@ public final class HybridPitchDetector {
         for i in out.indices { out[i] = 0 }
         let sign: Float = lowest ? 1 : -1
         var filled = 0
-        var worstValue = Float.infinity   // once the list is full: its worst entry
+        var worstValue = Float.infinity // once the list is full: its worst entry
         for t in (minLag + 1)..<maxLag {
             let x = sign * v[t]
             // Fast path once full: not better than the worst entry, nothing changes.

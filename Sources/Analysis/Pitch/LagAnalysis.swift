@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The lag-domain functions both pitch estimators read, for one analysis window of `size`
 /// samples (seed 004 §6 "time-domain core", seed 000 Part 4):
@@ -207,8 +208,10 @@ public final class LagAnalysis {
     /// samples: the tracker passes the rumble-free (150 Hz high-passed) window, so that
     /// low-frequency noise, whose own slow correlation changes the difference function by
     /// more than the margin, cannot fake a longer period. Does not allocate.
-    public static func periodMultiple(in x: UnsafePointer<Float>, size n: Int, lag: Int, maxLag: Int,
-                                      margin: Double = 0.04) -> Int {
+    public static func periodMultiple(
+        in x: UnsafePointer<Float>, size n: Int, lag: Int, maxLag: Int,
+        margin: Double = 0.04
+    ) -> Int {
         let e = energy(x, n)
         guard e > 0, 2 * lag + 2 <= maxLag else { return 1 }
         let scale = 1 / (2 * e / Double(n))
@@ -228,8 +231,10 @@ public final class LagAnalysis {
     /// own principle). The slack is smaller than `periodMultiple`'s margin, so the two
     /// checks cannot undo each other. Does not allocate.
     /// `maxDivisor` (default 4) extends the divisors tried (from the largest down).
-    public static func periodDivisor(in x: UnsafePointer<Float>, size n: Int, lag: Int, minLag: Int, maxLag: Int,
-                                     slack: Double = 0.02, maxDivisor: Int = 4) -> Int {
+    public static func periodDivisor(
+        in x: UnsafePointer<Float>, size n: Int, lag: Int, minLag: Int, maxLag: Int,
+        slack: Double = 0.02, maxDivisor: Int = 4
+    ) -> Int {
         let e = energy(x, n)
         guard e > 0 else { return 1 }
         let scale = 1 / (2 * e / Double(n))
@@ -253,7 +258,8 @@ public final class LagAnalysis {
             while i + 64 <= m {
                 var acc = SIMD8<Float>()
                 for j in stride(from: i, to: i + 64, by: 8) {
-                    let d = raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self)
+                    let d =
+                        raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self)
                         - raw.loadUnaligned(fromByteOffset: 4 * (j + t), as: SIMD8<Float>.self)
                     acc += d * d
                 }

@@ -1,8 +1,9 @@
+import SpecvizCore
+import Tuning
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
-import Tuning
 
 /// The tuner: a 2048-sample ring buffer analysed every 512 samples by the hybrid detector,
 /// feeding the latching display (SPEC §5; seed 004 §6 signal flow).
@@ -54,8 +55,10 @@ public final class PitchTracker {
     ///   - preset: target notes (default chromatic).
     ///   - reference: A4 in Hz (400…480).
     ///   - windowSize, hopSize: samples (SPEC §5: 2048 and 512).
-    public init(sampleRate: Int, preset: TuningPreset = .chromatic, reference: Double = 440,
-                windowSize: Int = 2048, hopSize: Int = 512) {
+    public init(
+        sampleRate: Int, preset: TuningPreset = .chromatic, reference: Double = 440,
+        windowSize: Int = 2048, hopSize: Int = 512
+    ) {
         self.sampleRate = sampleRate
         self.windowSize = windowSize
         self.hopSize = hopSize
@@ -139,13 +142,19 @@ public final class PitchTracker {
         let latched = tuner.latchedFrequency
         // The high-passed window is usable once the filter has run at one cutoff for a window.
         let hpReady = latched != nil && highPass.cutoff > 0 && hpAge * hopSize >= windowSize
-        raw = filled < hopSize ? nil : detector.detect(window.base, highPassed: hpReady ? UnsafePointer(hpWindow.base) : nil,
-                                                       rumbleFree: UnsafePointer(fixedWindow.base), latched: latched)
+        raw =
+            filled < hopSize
+            ? nil
+            : detector.detect(
+                window.base, highPassed: hpReady ? UnsafePointer(hpWindow.base) : nil,
+                rumbleFree: UnsafePointer(fixedWindow.base), latched: latched)
         // Fine frequency from the first partial while latched on the same note (stiff strings).
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
-            if let f = firstPartial.refine(window.base, endSample: samplesSeen, estimate: e.frequency,
-                                           energy: detector.windowEnergy),
-               abs(1200 * log2(f / e.frequency)) < 20 {
+            if let f = firstPartial.refine(
+                window.base, endSample: samplesSeen, estimate: e.frequency,
+                energy: detector.windowEnergy),
+                abs(1200 * log2(f / e.frequency)) < 20
+            {
                 e.frequency = f
                 raw = e
             }

@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// What the stroboscope shows for harmonics 1…4 of the target note: the phase drift
 /// velocity (rad/s, positive when the harmonic is sharp of k·f_target, capped at

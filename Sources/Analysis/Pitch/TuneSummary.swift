@@ -69,7 +69,8 @@ public struct TuneSummary: Sendable {
         guard let r else { return }
         let n = segments.count
         if n > 0, segments[n - 1].note == r.note, segments[n - 1].target == r.target,
-           time - segments[n - 1].end <= 2.5 * hop {
+            time - segments[n - 1].end <= 2.5 * hop
+        {
             segments[n - 1].end = time
             segments[n - 1].append(cents: r.cents, hz: r.frequency)
         } else {
@@ -83,8 +84,10 @@ public struct TuneSummary: Sendable {
     public var shown: [Segment] { segments.filter { $0.end - $0.start >= 0.1 } }
 
     /// The summary text: one line per note held at least 100 ms.
-    public func report(file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool,
-                       system: TuningSystem = .equal) -> String {
+    public func report(
+        file: String, duration: Double, preset: TuningPreset, reference: Double, flats: Bool,
+        system: TuningSystem = .equal
+    ) -> String {
         var s = String(format: "%@: %.2f s, preset %@, A4 = %g Hz", file, duration, preset.id, reference)
         if system.temperament.id != "equal" { s += ", \(system.temperament.id) on \(Note.sharpNames[system.tonic])" }
         if system.transpose != 0 { s += String(format: ", written pitch (%+d semitones)", system.transpose) }
@@ -97,7 +100,8 @@ public struct TuneSummary: Sendable {
             let verdict = TuneSummary.verdict(cents: mc)
             let note = g.note.name(flats: flats).padding(toLength: 5, withPad: " ", startingAt: 0)
             let target = g.target.name(flats: flats).padding(toLength: 6, withPad: " ", startingAt: 0)
-            s += String(format: "  %7.2f  ", g.start) + note + " " + target
+            s +=
+                String(format: "  %7.2f  ", g.start) + note + " " + target
                 + String(format: " %8.2f   %+7.1f ¢    %5.2f  ", mh, mc, g.end - g.start) + verdict + "\n"
         }
         return s

@@ -1,7 +1,8 @@
+import Tuning
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Tuning
 
 /// What the tuner shows (seed 004 §3.1): the latched, smoothed pitch and its offset from
 /// the target note of the active preset.
@@ -132,7 +133,8 @@ public struct TunerDisplay: Sendable {
             note = system.written(note)
             target = system.written(target)
         }
-        reading = TunerReading(frequency: f, note: note, cents: cents, target: target,
-                               inTune: abs(cents) <= 5, confidence: confidence)
+        reading = TunerReading(
+            frequency: f, note: note, cents: cents, target: target,
+            inTune: abs(cents) <= 5, confidence: confidence)
     }
 }

@@ -29,8 +29,10 @@ public enum YinSearch {
     /// Standard search over lags `minLag…maxLag`. The octave check (see
     /// `LagAnalysis.periodMultiple`) runs on `octaveCheck` (a window of the same size) when
     /// given, else on `a` itself.
-    public static func search(_ a: LagAnalysis, minLag: Int, maxLag: Int,
-                              octaveCheck: UnsafePointer<Float>? = nil) -> LagEstimate? {
+    public static func search(
+        _ a: LagAnalysis, minLag: Int, maxLag: Int,
+        octaveCheck: UnsafePointer<Float>? = nil
+    ) -> LagEstimate? {
         let c = a.cmnd.base
         var t = max(minLag, 2)
         let hi = min(maxLag, a.maxLag - 1)
@@ -40,9 +42,10 @@ public enum YinSearch {
             if c[t] < threshold {
                 while t + 1 <= hi && c[t + 1] < c[t] { t += 1 }
                 // Octave check: a weak fundamental leaves a first dip at T/2 or T/3.
-                let k = octaveCheck.map {
-                    LagAnalysis.periodMultiple(in: $0, size: a.size, lag: t, maxLag: a.maxLag)
-                } ?? a.periodMultiple(of: t)
+                let k =
+                    octaveCheck.map {
+                        LagAnalysis.periodMultiple(in: $0, size: a.size, lag: t, maxLag: a.maxLag)
+                    } ?? a.periodMultiple(of: t)
                 if k > 1 {
                     var t2 = k * t
                     for u in max(t2 - 2, 1)...min(t2 + 2, a.maxLag - 1) where c[u] < c[t2] { t2 = u }
@@ -67,8 +70,9 @@ public enum YinSearch {
         // Divisors up to 9 (a minimum as far out as 9T), repeated (12T goes to 4T, then T).
         if let x = octaveCheck {
             for _ in 0..<3 {
-                let d = LagAnalysis.periodDivisor(in: x, size: a.size, lag: best, minLag: minLag, maxLag: a.maxLag,
-                                                  maxDivisor: 9)
+                let d = LagAnalysis.periodDivisor(
+                    in: x, size: a.size, lag: best, minLag: minLag, maxLag: a.maxLag,
+                    maxDivisor: 9)
                 guard d > 1 else { break }
                 var t2 = Int((Double(best) / Double(d)).rounded())
                 for u in max(t2 - 2, 2)...min(t2 + 2, a.maxLag - 1) where c[u] < c[t2] { t2 = u }
@@ -80,8 +84,10 @@ public enum YinSearch {
 
     /// Latched search: the CMND minimum within ±`semitones` of `expectedLag`, accepted
     /// below `latchedThreshold`.
-    public static func searchNear(_ a: LagAnalysis, expectedLag: Double, semitones: Double = 1,
-                                  minLag: Int, maxLag: Int, threshold: Float = latchedThreshold) -> LagEstimate? {
+    public static func searchNear(
+        _ a: LagAnalysis, expectedLag: Double, semitones: Double = 1,
+        minLag: Int, maxLag: Int, threshold: Float = latchedThreshold
+    ) -> LagEstimate? {
         let ratio = pow2(semitones / 12)
         let lo = max(minLag, max(2, Int((expectedLag / ratio).rounded(.down))))
         let hi = min(maxLag, min(a.maxLag - 1, Int((expectedLag * ratio).rounded(.up))))
@@ -107,4 +113,3 @@ public enum YinSearch {
 
     @inline(__always) static func pow2(_ x: Double) -> Double { exp2(x) }
 }
-

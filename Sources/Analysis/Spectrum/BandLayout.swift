@@ -21,9 +21,10 @@ public struct BandLayout: Sendable, Equatable {
 
     /// The seed's 128 log bands from 20 Hz to 20 kHz.
     /// (Computed with `LogBands`' own formulas, so the seed's numbers are exact.)
-    public static let standard = BandLayout(scale: .log, centers: (0..<LogBands.count).map(LogBands.center),
-                                            lower: (0..<LogBands.count).map(LogBands.edge),
-                                            upper: (0..<LogBands.count).map { LogBands.edge($0 + 1) })
+    public static let standard = BandLayout(
+        scale: .log, centers: (0..<LogBands.count).map(LogBands.center),
+        lower: (0..<LogBands.count).map(LogBands.edge),
+        upper: (0..<LogBands.count).map { LogBands.edge($0 + 1) })
 
     private init(scale: FrequencyScale, centers: [Double], lower: [Double], upper: [Double]) {
         self.scale = scale
@@ -81,9 +82,11 @@ public struct BandLayout: Sendable, Equatable {
     public static func nominalName(_ hz: Double) -> String {
         // Preferred numbers (R10 series) per decade, as IEC 61260 / ISO 266 round them.
         let r10: [Double] = [1, 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8, 10]
-        let r40: [Double] = [1, 1.06, 1.12, 1.18, 1.25, 1.32, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.12, 2.24, 2.36, 2.5, 2.65,
-                             2.8, 3, 3.15, 3.35, 3.55, 3.75, 4, 4.25, 4.5, 4.75, 5, 5.3, 5.6, 6, 6.3, 6.7, 7.1, 7.5, 8, 8.5,
-                             9, 9.5, 10]
+        let r40: [Double] = [
+            1, 1.06, 1.12, 1.18, 1.25, 1.32, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.12, 2.24, 2.36, 2.5, 2.65,
+            2.8, 3, 3.15, 3.35, 3.55, 3.75, 4, 4.25, 4.5, 4.75, 5, 5.3, 5.6, 6, 6.3, 6.7, 7.1, 7.5, 8, 8.5,
+            9, 9.5, 10,
+        ]
         let decade = pow(10, (log10(hz)).rounded(.down))
         let m = hz / decade
         let table = r10.contains(where: { abs(log($0 / m)) < 0.02 }) ? r10 : r40

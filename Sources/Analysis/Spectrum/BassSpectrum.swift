@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The bass half of the multi-resolution analysis: the input low-passed and decimated by
 /// 16 (windowed-sinc FIR, Kaiser β = 6, 72 taps, cut-off at the new Nyquist, rate/32:
@@ -38,9 +39,9 @@ final class BassSpectrum {
         let f = BassSpectrum.factor, n = BassSpectrum.size
         binHz = Double(sampleRate) / Double(f * n)
         let length = 72
-        let cutoff = 1 / Double(2 * f)   // cycles per input sample
+        let cutoff = 1 / Double(2 * f) // cycles per input sample
         let periodic = WindowKind.kaiser(beta: 6).make(length - 1).map(Double.init)
-        let kaiser = periodic + [periodic[0]]   // symmetric over 0…length − 1
+        let kaiser = periodic + [periodic[0]] // symmetric over 0…length − 1
         var h = (0..<length).map { i -> Double in
             let m = Double(i) - Double(length - 1) / 2
             let sinc = m == 0 ? 2 * cutoff : sin(2 * Double.pi * cutoff * m) / (Double.pi * m)
@@ -87,7 +88,8 @@ final class BassSpectrum {
                     var acc = SIMD4<Float>()
                     var j = 0
                     while j < t {
-                        acc += tp.loadUnaligned(fromByteOffset: 4 * j, as: SIMD4<Float>.self)
+                        acc +=
+                            tp.loadUnaligned(fromByteOffset: 4 * j, as: SIMD4<Float>.self)
                             * pr.loadUnaligned(fromByteOffset: 4 * (start + j), as: SIMD4<Float>.self)
                         j += 4
                     }

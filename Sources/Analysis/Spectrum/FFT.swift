@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// A real-input FFT of a power-of-two size `n`, computed as an `n/2`-point complex
 /// radix-2 FFT of the even/odd-packed input followed by the split step

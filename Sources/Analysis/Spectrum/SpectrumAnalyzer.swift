@@ -150,8 +150,9 @@ public final class SpectrumAnalyzer {
                 p.bass = true
                 return p
             }
-            return BandPlan(first: Int32(f[i]), count: lo >= Double(sr) / 2 ? 0 : Int32(c[i]), wFirst: w0[i], wLast: w1[i],
-                            centreBin: cb[i], weightDB: bwDB[i], bass: false)
+            return BandPlan(
+                first: Int32(f[i]), count: lo >= Double(sr) / 2 ? 0 : Int32(c[i]), wFirst: w0[i], wLast: w1[i],
+                centreBin: cb[i], weightDB: bwDB[i], bass: false)
         }
         bass = bassUsed ? BassSpectrum(sampleRate: sr, maxHop: config.hopSize) : nil
         bassLevels = [Float](repeating: -200, count: b)
@@ -181,8 +182,11 @@ public final class SpectrumAnalyzer {
         im = [Float](repeating: 0, count: half + 1)
         bin = [Float](repeating: 0, count: half + 1)
         lowDB = [Float](repeating: -200, count: min(plan.map { $0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0, half + 1))
-        bassDB = [Float](repeating: -200, count: min(plan.map { !$0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0,
-                                                     BassSpectrum.size / 2 + 1))
+        bassDB = [Float](
+            repeating: -200,
+            count: min(
+                plan.map { !$0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0,
+                BassSpectrum.size / 2 + 1))
     }
 
     /// Music-mode tilt in dB for a frequency (Hz): 0 at or below 200 Hz.
@@ -245,8 +249,9 @@ public final class SpectrumAnalyzer {
                     let src = UnsafeRawPointer(h.baseAddress! + (h.count - n)), wr = UnsafeRawPointer(win.baseAddress!)
                     let dst = UnsafeMutableRawPointer(w.baseAddress!)
                     var i = 0
-                    while i < n {   // n is a power of two ≥ 512
-                        let v = src.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Float>.self)
+                    while i < n { // n is a power of two ≥ 512
+                        let v =
+                            src.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Float>.self)
                             * wr.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Float>.self)
                         dst.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD4<Float>.self)
                         i += 4

@@ -41,14 +41,14 @@ public enum Weighting: String, Sendable, CaseIterable {
         case .a:
             let p2 = 107.65265 * 107.65265, p3 = 737.86223 * 737.86223
             let r = p4 * f2 * f2 / ((f2 + p1) * sqrt((f2 + p2) * (f2 + p3)) * (f2 + p4))
-            return 20 * log10(r) 
+            return 20 * log10(r)
         case .b:
             let p5 = 158.48932 * 158.48932
             let r = p4 * f2 * f / ((f2 + p1) * sqrt(f2 + p5) * (f2 + p4))
-            return 20 * log10(r) 
+            return 20 * log10(r)
         case .c:
             let r = p4 * f2 / ((f2 + p1) * (f2 + p4))
-            return 20 * log10(r) 
+            return 20 * log10(r)
         case .d:
             let h = (pow(1037918.48 - f2, 2) + 1080768.16 * f2) / (pow(9837328 - f2, 2) + 11723776 * f2)
             let r = f / 6.8966888496476e-5 * sqrt(h / ((f2 + 79919.29) * (f2 + 1345600)))

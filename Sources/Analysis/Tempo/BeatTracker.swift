@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// One beat: its time and, where the metre is known, its number in the bar (1 = downbeat).
 public struct Beat: Equatable, Sendable {
@@ -338,7 +339,7 @@ public final class BeatAnalyzer {
                     let v = score[t - d] - Self.tightness * pen
                     if v > best { best = v; bestFrom = t - d }
                 }
-                if best < 0 { best = 0; bestFrom = -1 }   // start afresh rather than pay
+                if best < 0 { best = 0; bestFrom = -1 } // start afresh rather than pay
             }
             score[t] = o[t] + best
             back[t] = bestFrom
@@ -412,9 +413,11 @@ public final class BeatAnalyzer {
     }
 
     /// The level rules on grid features of the folded beat (also used causally by `TempoTracker`).
-    static func levelRule(tempo: Double, broad b: (mid: Double, alternation: Double, triplet: Double),
-                          low l: (mid: Double, alternation: Double, triplet: Double),
-                          mid m: (mid: Double, alternation: Double, triplet: Double)) -> Double {
+    static func levelRule(
+        tempo: Double, broad b: (mid: Double, alternation: Double, triplet: Double),
+        low l: (mid: Double, alternation: Double, triplet: Double),
+        mid m: (mid: Double, alternation: Double, triplet: Double)
+    ) -> Double {
         // Twice as fast: a slow folded beat (≤ 92 BPM) with a strong mid-band pulse (snare
         // body, chords) half-way between beats: drum & bass's snare on 2 and 4 at 174, a
         // waltz's every beat; hip-hop's half-beats are hi-hats (little mid band).

@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The onset-strength signal of the tempo detector (SPEC §6, seed 000 Part 5
 /// "Onset signal pipeline" steps 1–3; seed 002 step 21).

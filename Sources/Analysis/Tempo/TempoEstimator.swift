@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// One raw tempo estimate from the onset history (before display smoothing).
 public struct TempoEstimate: Equatable, Sendable {
@@ -128,7 +129,8 @@ final class TempoEstimator {
         for g in 0..<gridCount where candidates < Self.maxCandidates && g != best {
             let s = scores[g]
             guard s >= Self.candidateShare * bestScore,
-                  s >= scores[(g + gridCount - 1) % gridCount], s > scores[(g + 1) % gridCount] else { continue }
+                s >= scores[(g + gridCount - 1) % gridCount], s > scores[(g + 1) % gridCount]
+            else { continue }
             candidates += 1
             let salience = pulseSalience(bpm: bpm(at: g), count: n)
             if salience > chosenSalience { chosenSalience = salience; chosen = g }
@@ -145,8 +147,9 @@ final class TempoEstimator {
         var pulse: Float = 0
         let shortest = Int(60 * frameRate / 200), longest = min(lags, Int((60 * frameRate / 60).rounded(.up)))
         if shortest < longest { for l in shortest...longest { pulse = max(pulse, acf[l]) } }
-        return TempoEstimate(bpm: tempo, confidence: Double(max(0, min(1, confidence))), sharpness: sharpness,
-                             peakiness: peakiness, pulse: Double(pulse))
+        return TempoEstimate(
+            bpm: tempo, confidence: Double(max(0, min(1, confidence))), sharpness: sharpness,
+            peakiness: peakiness, pulse: Double(pulse))
     }
 
     @inline(__always)
@@ -156,7 +159,7 @@ final class TempoEstimator {
     private func prepare(_ onset: UnsafePointer<Float>, count n: Int) -> Bool {
         prefix[0] = 0
         for i in 0..<n { prefix[i + 1] = prefix[i] + Double(onset[i]) }
-        let halfWindow = max(1, Int(frameRate.rounded()))   // 2 s centred window
+        let halfWindow = max(1, Int(frameRate.rounded())) // 2 s centred window
         var mean = 0.0, m2 = 0.0, m4 = 0.0
         for i in 0..<n {
             let lo = max(0, i - halfWindow), hi = min(n, i + halfWindow + 1)

@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// Real-time tempo detector: audio in, a stable BPM display and onset ticks out
 /// (SPEC §6; seed 000 Part 5; seed 002 steps 20–21).
@@ -73,7 +74,7 @@ public final class TempoTracker {
     private var nextBeatFrame: Double?
     private var phaseMisses = 0
     private let scoreRing: OwnedBuffer<Float>
-    private let logTable: OwnedBuffer<Float>   // log(d), d < capacity
+    private let logTable: OwnedBuffer<Float> // log(d), d < capacity
     // Causal metrical level: band rings (by absolute frame) and the level with hysteresis.
     private let broadRing: OwnedBuffer<Float>
     private let lowRing: OwnedBuffer<Float>
@@ -90,14 +91,14 @@ public final class TempoTracker {
     static let recentConfidence = 0.5
     static let recentMargin = 0.1
     /// Mean power (linear, full-scale sine = 0.5) below which the input counts as silent.
-    static let silencePower: Float = 1e-7   // −70 dBFS
+    static let silencePower: Float = 1e-7 // −70 dBFS
 
     /// - Parameter sampleRate: audio rate in Hz (8 000 … 192 000).
     public init(sampleRate: Int) {
         precondition(sampleRate > 0, "sample rate must be positive")
         self.sampleRate = sampleRate
         var size = 256
-        while Double(sampleRate) / Double(size * 2) >= 30 { size *= 2 }   // 1024 at 44.1/48 kHz
+        while Double(sampleRate) / Double(size * 2) >= 30 { size *= 2 } // 1024 at 44.1/48 kHz
         hop = size
         frameRate = Double(sampleRate) / Double(size)
         framesPerUpdate = max(1, Int(0.5 * frameRate))
@@ -156,7 +157,7 @@ public final class TempoTracker {
 
     private func analyseFrame() {
         let value = onset.push(frame: pending.base)
-        if count == capacity {   // the oldest frame leaves the history
+        if count == capacity { // the oldest frame leaves the history
             let old = ring[head]
             onsetSum -= old; onsetSumSquares -= old * old
         }
@@ -273,7 +274,8 @@ public final class TempoTracker {
         while var next = nextBeatFrame, next + Self.beatOffset < horizon {
             let time = (next + Self.beatOffset) * Double(hop) / Double(sampleRate)
             if next + Self.beatOffset >= Double(framesIn) - 0.5,
-               time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate {
+                time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate
+            {
                 predictedBeats.append(time)
             }
             next += period
@@ -298,7 +300,8 @@ public final class TempoTracker {
     /// `gridFeatures`, and the accent contrast of the best grouping of the beats in twos and
     /// in threes (mean of the accented beats over the mean of all, minus 1).
     private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>)
-        -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)? {
+        -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)?
+    {
         let n = min(framesIn, capacity)
         var mean: Float = 0, m2: Float = 0
         for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
@@ -320,7 +323,11 @@ public final class TempoTracker {
             guard f >= oldest, f <= newest else { continue }
             let s = strength(f)
             on += s
-            switch count % 3 { case 0: byThree.0 += s; case 1: byThree.1 += s; default: byThree.2 += s }
+            switch count % 3 {
+            case 0: byThree.0 += s;
+            case 1: byThree.1 += s;
+            default: byThree.2 += s
+            }
             if count % 2 == 0 { even += s; evenCount += 1 } else { odd += s; oddCount += 1 }
             count += 1
             if let p = previous {
@@ -398,7 +405,8 @@ public final class TempoTracker {
         let half = count / 2
         guard half >= minFrames else { return false }
         guard let a = estimator.estimate(linear.base, count: half),
-              let b = estimator.estimate(linear.base + (count - half), count: half) else { return false }
+            let b = estimator.estimate(linear.base + (count - half), count: half)
+        else { return false }
         return abs(a.bpm - b.bpm) <= 3 && abs(b.bpm - whole.bpm) <= 3
     }
 
@@ -411,9 +419,10 @@ public final class TempoTracker {
             // When the beat started (or changed) within the history, the newest
             // seconds alone show it much more clearly than the diluted whole.
             if count >= recentFrames + minFrames / 2,
-               let recent = estimator.estimate(linear.base + (count - recentFrames), count: recentFrames),
-               recent.confidence >= TempoTracker.recentConfidence,
-               recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin {
+                let recent = estimator.estimate(linear.base + (count - recentFrames), count: recentFrames),
+                recent.confidence >= TempoTracker.recentConfidence,
+                recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin
+            {
                 estimate = recent
             }
             if var e = estimate, filter.wantsCorroboration(e) {

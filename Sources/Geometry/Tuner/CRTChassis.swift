@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The CRT display shape that houses every tuner meter (seed 004 §9 "The CRT chassis
 /// shape"): a split cubic-Bézier arch on top, sides angled inward toward the bottom and
@@ -157,7 +158,8 @@ public struct CRTChassis: Sendable {
         // Glass sheen: a soft highlight band under the arch.
         let sheen = inset(h * 0.035)
         sheen.stroke(into: &scene, width: max(1, 3 * scale), color: SIMD4(1, 1, 1, 0.035), feather: 10 * scale)
-        stroke(into: &scene, width: max(1, 1.5 * scale), color: TunerColors.alpha(TunerColors.phosphor, 0.25 * glowK),
-               feather: 6 * scale)
+        stroke(
+            into: &scene, width: max(1, 1.5 * scale), color: TunerColors.alpha(TunerColors.phosphor, 0.25 * glowK),
+            feather: 6 * scale)
     }
 }

@@ -22,19 +22,22 @@ public struct ChromaticStrip {
             let isTarget = k == 0
             if isTarget {
                 let frame = TunerColors.alpha(TunerColors.amber, 0.10 * on)
-                scene.pxRect(x0: cx - cell * 0.46, y0: r.y0 + r.height * 0.2, x1: cx + cell * 0.46, y1: r.y1 - r.height * 0.2,
-                             top: frame, bottom: frame)
+                scene.pxRect(
+                    x0: cx - cell * 0.46, y0: r.y0 + r.height * 0.2, x1: cx + cell * 0.46, y1: r.y1 - r.height * 0.2,
+                    top: frame, bottom: frame)
             }
             if text {
                 let a: Float = isTarget ? 1 : 0.75 - 0.12 * Float(abs(k))
                 let colour = isTarget && s.inTune ? TunerColors.white : TunerColors.alpha(TunerColors.scaled(TunerColors.amber, on), a)
-                scene.glowText(note.pitchClassName(), at: SIMD2(cx, r.midY + font * 0.36), size: font * (isTarget ? 1.15 : 1),
-                               color: colour)
+                scene.glowText(
+                    note.pitchClassName(), at: SIMD2(cx, r.midY + font * 0.36), size: font * (isTarget ? 1.15 : 1),
+                    color: colour)
             }
             if k < 4 {
                 let x = cx + cell * 0.5
-                scene.pxLine(SIMD2(x, r.y0 + r.height * 0.3), SIMD2(x, r.y1 - r.height * 0.3), width: max(1, scale),
-                             color: TunerColors.alpha(TunerColors.amber, 0.25 * on), feather: 1)
+                scene.pxLine(
+                    SIMD2(x, r.y0 + r.height * 0.3), SIMD2(x, r.y1 - r.height * 0.3), width: max(1, scale),
+                    color: TunerColors.alpha(TunerColors.amber, 0.25 * on), feather: 1)
             }
         }
         guard s.detected else { return }
@@ -42,9 +45,11 @@ public struct ChromaticStrip {
         let t = r.height * 0.13
         let colour = s.inTune ? TunerColors.white : TunerColors.phosphor
         let glow = (s.inTune ? 7 : 4) * scale
-        scene.pxGlowingTriangle(SIMD2(x - t, r.y0 + t * 0.3), SIMD2(x + t, r.y0 + t * 0.3), SIMD2(x, r.y0 + t * 1.5),
-                                color: colour, glow: glow)
-        scene.pxGlowingTriangle(SIMD2(x - t, r.y1 - t * 0.3), SIMD2(x, r.y1 - t * 1.5), SIMD2(x + t, r.y1 - t * 0.3),
-                                color: colour, glow: glow)
+        scene.pxGlowingTriangle(
+            SIMD2(x - t, r.y0 + t * 0.3), SIMD2(x + t, r.y0 + t * 0.3), SIMD2(x, r.y0 + t * 1.5),
+            color: colour, glow: glow)
+        scene.pxGlowingTriangle(
+            SIMD2(x - t, r.y1 - t * 0.3), SIMD2(x, r.y1 - t * 1.5), SIMD2(x + t, r.y1 - t * 0.3),
+            color: colour, glow: glow)
     }
 }

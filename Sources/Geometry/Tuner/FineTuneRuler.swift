@@ -29,8 +29,9 @@ public struct FineTuneRuler {
         for c in -100...100 {
             let x = x0 + (x1 - x0) * Float(c + 100) / 200
             let level = FineTuneRuler.tickLevel(c)
-            scene.pxLine(SIMD2(x, base), SIMD2(x, base - tall * level), width: max(1, (level >= 0.72 ? 2 : 1) * scale),
-                         color: TunerColors.alpha(ink, 0.45 + 0.5 * level), feather: 0.6)
+            scene.pxLine(
+                SIMD2(x, base), SIMD2(x, base - tall * level), width: max(1, (level >= 0.72 ? 2 : 1) * scale),
+                color: TunerColors.alpha(ink, 0.45 + 0.5 * level), feather: 0.6)
         }
         scene.pxLine(SIMD2(x0, base), SIMD2(x1, base), width: max(1, scale), color: TunerColors.alpha(ink, 0.6), feather: 1)
         if text {
@@ -45,11 +46,13 @@ public struct FineTuneRuler {
         let pinned = abs(s.cents) >= 100
         let x = x0 + (x1 - x0) * FineTuneRuler.indicatorFraction(cents: s.cents)
         let colour = s.inTune ? TunerColors.white : (pinned ? TunerColors.red : TunerColors.phosphor)
-        scene.pxLine(SIMD2(x, base + r.height * 0.04), SIMD2(x, base - tall * 1.08), width: max(1.5, 2.5 * scale),
-                     color: colour, feather: 4 * scale)
+        scene.pxLine(
+            SIMD2(x, base + r.height * 0.04), SIMD2(x, base - tall * 1.08), width: max(1.5, 2.5 * scale),
+            color: colour, feather: 4 * scale)
         let t = r.height * 0.09
         let top = base - tall * 1.08
-        scene.pxGlowingTriangle(SIMD2(x - t, top - t * 1.5), SIMD2(x + t, top - t * 1.5), SIMD2(x, top),
-                                color: colour, glow: 5 * scale)
+        scene.pxGlowingTriangle(
+            SIMD2(x - t, top - t * 1.5), SIMD2(x + t, top - t * 1.5), SIMD2(x, top),
+            color: colour, glow: 5 * scale)
     }
 }

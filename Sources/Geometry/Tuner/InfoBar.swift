@@ -17,12 +17,15 @@ public struct InfoBar {
         let on: Float = s.detected ? 1 : 0.45
         let ink = TunerColors.scaled(TunerColors.amber, on)
         if text {
-            scene.glowText(s.detected ? TunerFormat.hertz(s.frequency) : "--- Hz", at: SIMD2(r.x0 + r.width * 0.17, y),
-                           size: font * 0.8, color: ink)
-            scene.glowText(s.detected ? s.target.name() : "---", at: SIMD2(r.midX, y), size: font * 1.25,
-                           color: s.inTune ? TunerColors.white : ink)
-            scene.glowText(s.detected ? TunerFormat.cents(s.cents) : "---\u{00A2}", at: SIMD2(r.x1 - r.width * 0.17, y),
-                           size: font * 0.8, color: ink)
+            scene.glowText(
+                s.detected ? TunerFormat.hertz(s.frequency) : "--- Hz", at: SIMD2(r.x0 + r.width * 0.17, y),
+                size: font * 0.8, color: ink)
+            scene.glowText(
+                s.detected ? s.target.name() : "---", at: SIMD2(r.midX, y), size: font * 1.25,
+                color: s.inTune ? TunerColors.white : ink)
+            scene.glowText(
+                s.detected ? TunerFormat.cents(s.cents) : "---\u{00A2}", at: SIMD2(r.x1 - r.width * 0.17, y),
+                size: font * 0.8, color: ink)
         }
         let n = s.detected ? InfoBar.lit(cents: s.cents) : 0
         let t = font * 0.32

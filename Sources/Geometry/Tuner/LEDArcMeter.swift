@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The LED arc meter (seed 004 §3.2, §9): 19 LED-shaped polygons along a parallel copy of
 /// the chassis arch, 9 red each side of a green centre, placed at equal arc length.
@@ -38,8 +39,10 @@ public struct LEDArcMeter {
 
     /// Arc-length positions of the 19 LEDs on the arch translated down by `drop` pixels:
     /// calls `body(index, point, unit tangent)`. Arc length by a 96-step polyline.
-    static func forEachLED(on chassis: CRTChassis, drop: Float,
-                           _ body: (Int, SIMD2<Float>, SIMD2<Float>) -> Void) {
+    static func forEachLED(
+        on chassis: CRTChassis, drop: Float,
+        _ body: (Int, SIMD2<Float>, SIMD2<Float>) -> Void
+    ) {
         let steps = 96
         withUnsafeTemporaryAllocation(of: Float.self, capacity: steps + 1) { cum in
             cum[0] = 0
@@ -92,8 +95,9 @@ public struct LEDArcMeter {
                 let off = SIMD4<Float>(hue.x * 0.16, hue.y * 0.16, hue.z * 0.16, 1)
                 scene.pxGlowingQuad((a, b, c, d), color: off, glow: 0, halo: off)
                 // A dim specular fleck: the lens of an unlit LED.
-                scene.pxLine(a + (b - a) * 0.25 + n * (length * 0.15), a + (b - a) * 0.25 + n * (length * 0.55),
-                             width: max(1, width * 0.08), color: SIMD4(1, 1, 1, 0.07), feather: 1)
+                scene.pxLine(
+                    a + (b - a) * 0.25 + n * (length * 0.15), a + (b - a) * 0.25 + n * (length * 0.55),
+                    width: max(1, width * 0.08), color: SIMD4(1, 1, 1, 0.07), feather: 1)
             }
         }
     }

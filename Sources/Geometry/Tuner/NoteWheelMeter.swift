@@ -1,8 +1,9 @@
+import SpecvizCore
+import Tuning
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
-import Tuning
 
 /// The note wheel (seed 004 §3.2, §9): a chromatic dial turning with the pitch. Its
 /// geometry is locked to the chassis arch: rim lines are the arch translated down, tick
@@ -80,14 +81,16 @@ public struct NoteWheelMeter {
                 let outer = NoteWheelMeter.spokePoint(c, theta: theta, drop: rimTop)
                 let inner = NoteWheelMeter.spokePoint(c, theta: theta, drop: rimTop + (rimBottom - rimTop) * level)
                 guard let sp = face.span(atY: inner.y), inner.x > sp.0, inner.x < sp.1,
-                      let so = face.span(atY: outer.y), outer.x > so.0, outer.x < so.1 else { continue }
+                    let so = face.span(atY: outer.y), outer.x > so.0, outer.x < so.1
+                else { continue }
                 let w: Float = (q == 0 ? 3 : 2) * scale
                 scene.pxLine(outer, inner, width: max(1, w), color: TunerColors.alpha(ink, 0.9), feather: 2 * scale)
             }
             let theta = NoteWheelMeter.angle(ofMidi: Double(m), position: s.wheelPosition, spacing: spacing)
             let label = NoteWheelMeter.spokePoint(c, theta: theta, drop: labelDrop)
             guard abs(theta) <= spacing * (NoteWheelMeter.visibleSemitones * 0.5 + 0.1),
-                  let sp = face.span(atY: label.y), label.x > sp.0 + fontSize * 0.6, label.x < sp.1 - fontSize * 0.6 else { continue }
+                let sp = face.span(atY: label.y), label.x > sp.0 + fontSize * 0.6, label.x < sp.1 - fontSize * 0.6
+            else { continue }
             let isTarget = s.detected && m == s.target.midi
             // Fade labels toward the edges of the visible arc.
             let edge = 1 - min(1, abs(theta) / (spacing * NoteWheelMeter.visibleSemitones * 0.5))
@@ -104,8 +107,9 @@ public struct NoteWheelMeter {
         let top = SIMD2<Float>(c.centreX, c.archY(atX: c.centreX) + rimTop)
         let tw = c.h * 0.035
         let pointer = s.inTune ? TunerColors.white : TunerColors.phosphor
-        scene.pxGlowingTriangle(top + SIMD2(-tw, -tw * 1.6), top + SIMD2(tw, -tw * 1.6), top + SIMD2(0, -tw * 0.1),
-                                color: TunerColors.scaled(pointer, on), glow: 5 * scale)
+        scene.pxGlowingTriangle(
+            top + SIMD2(-tw, -tw * 1.6), top + SIMD2(tw, -tw * 1.6), top + SIMD2(0, -tw * 0.1),
+            color: TunerColors.scaled(pointer, on), glow: 5 * scale)
         // Hairline from the pointer down the spoke at twelve o'clock.
         let foot = NoteWheelMeter.spokePoint(c, theta: 0, drop: rimBottom)
         scene.pxLine(top, foot, width: max(1, 1.5 * scale), color: TunerColors.alpha(pointer, 0.55 * on), feather: 3 * scale)
@@ -113,8 +117,9 @@ public struct NoteWheelMeter {
         if text {
             let y = c.y + c.h * 0.80
             let read = s.detected ? TunerFormat.cents(s.cents) : "---"
-            scene.glowText(read, at: SIMD2(c.centreX, y), size: fontSize * 0.9,
-                           color: s.inTune ? TunerColors.white : TunerColors.scaled(TunerColors.phosphor, on))
+            scene.glowText(
+                read, at: SIMD2(c.centreX, y), size: fontSize * 0.9,
+                color: s.inTune ? TunerColors.white : TunerColors.scaled(TunerColors.phosphor, on))
         }
     }
 }

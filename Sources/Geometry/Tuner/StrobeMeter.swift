@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The stroboscopic meter (seed 004 §3.2, §9): four bands following the chassis arch, one
 /// per harmonic 1…4 of the target. Band k carries k × `cycles` light/dark cycles across
@@ -61,22 +62,26 @@ public struct StrobeMeter {
                     let pa = x0 + (x1 - x0) * Float(i) / Float(steps), pb = x0 + (x1 - x0) * Float(i + 1) / Float(steps)
                     let ya = c.archY(atX: pa) + drop, yb = c.archY(atX: pb) + drop
                     scene.pxQuad(SIMD2(pa, ya - g), SIMD2(pb, yb - g), SIMD2(pb, yb), SIMD2(pa, ya), clear, clear, bloom, bloom)
-                    scene.pxQuad(SIMD2(pa, ya + bandHeight), SIMD2(pb, yb + bandHeight), SIMD2(pb, yb + bandHeight + g),
-                                 SIMD2(pa, ya + bandHeight + g), bloom, bloom, clear, clear)
+                    scene.pxQuad(
+                        SIMD2(pa, ya + bandHeight), SIMD2(pb, yb + bandHeight), SIMD2(pb, yb + bandHeight + g),
+                        SIMD2(pa, ya + bandHeight + g), bloom, bloom, clear, clear)
                 }
             }
             if text {
                 let ly = c.archY(atX: x0) + drop + bandHeight * 0.5 + label * 0.35
-                scene.addText(TextRun("\(harmonic)\u{00D7}", at: SIMD2(x0 - label * 0.4, ly), size: label,
-                                      color: TunerColors.alpha(TunerColors.amber, 0.75), anchor: .right))
+                scene.addText(
+                    TextRun(
+                        "\(harmonic)\u{00D7}", at: SIMD2(x0 - label * 0.4, ly), size: label,
+                        color: TunerColors.alpha(TunerColors.amber, 0.75), anchor: .right))
             }
         }
         if text {
             let fontSize = max(10, c.h * 0.12)
             let y = c.y + c.h * 0.86
             let name = s.detected ? s.target.name() : "---"
-            scene.glowText(name, at: SIMD2(c.centreX, y), size: fontSize,
-                           color: s.inTune ? TunerColors.white : TunerColors.scaled(TunerColors.amber, s.detected ? 1 : 0.5))
+            scene.glowText(
+                name, at: SIMD2(c.centreX, y), size: fontSize,
+                color: s.inTune ? TunerColors.white : TunerColors.scaled(TunerColors.amber, s.detected ? 1 : 0.5))
         }
     }
 }

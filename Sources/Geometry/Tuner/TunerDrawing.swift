@@ -1,7 +1,8 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SpecvizCore
 
 /// The tuner's vintage-instrument colours: P1 phosphor green, amber, LED red, and the
 /// white of an in-tune glow (seed 004 §9's CRT glow), plus the bezel and glass tones.
@@ -30,15 +31,19 @@ extension Scene {
         SIMD2(p.x / Float(width) * 2 - 1, 1 - p.y / Float(height) * 2)
     }
 
-    mutating func pxTriangle(_ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>,
-                             _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>) {
+    mutating func pxTriangle(
+        _ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>,
+        _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>
+    ) {
         vertices2D.append(Vertex2D(clip(a), ca))
         vertices2D.append(Vertex2D(clip(b), cb))
         vertices2D.append(Vertex2D(clip(c), cc))
     }
 
-    mutating func pxQuad(_ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>, _ d: SIMD2<Float>,
-                         _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>, _ cd: SIMD4<Float>) {
+    mutating func pxQuad(
+        _ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>, _ d: SIMD2<Float>,
+        _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>, _ cd: SIMD4<Float>
+    ) {
         quad(clip(a), clip(b), clip(c), clip(d), ca, cb, cc, cd)
     }
 
@@ -77,8 +82,10 @@ extension Scene {
 
     /// A convex quad (corners in order) filled with `color`, plus a feathered halo of
     /// `glow` pixels around it fading from `halo` to transparent.
-    mutating func pxGlowingQuad(_ q: (SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>), color: SIMD4<Float>,
-                                glow: Float, halo: SIMD4<Float>) {
+    mutating func pxGlowingQuad(
+        _ q: (SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>), color: SIMD4<Float>,
+        glow: Float, halo: SIMD4<Float>
+    ) {
         let centre = (q.0 + q.1 + q.2 + q.3) * 0.25
         if glow > 0 {
             pxHalo(q.0, q.1, centre: centre, glow: glow, halo: halo)
@@ -112,8 +119,10 @@ extension Scene {
 
     /// Text with a CRT glow: two faint offset copies under the main run (the seed's
     /// "shadow layers for the CRT-glow effect").
-    mutating func glowText(_ text: String, at p: SIMD2<Float>, size: Float, color: SIMD4<Float>,
-                           anchor: TextRun.Anchor = .center, glow: Float = 0.22) {
+    mutating func glowText(
+        _ text: String, at p: SIMD2<Float>, size: Float, color: SIMD4<Float>,
+        anchor: TextRun.Anchor = .center, glow: Float = 0.22
+    ) {
         let o = max(1, size * 0.05)
         addText(TextRun(text, at: p + SIMD2(-o, 0), size: size, color: TunerColors.alpha(color, glow), anchor: anchor))
         addText(TextRun(text, at: p + SIMD2(o, 0), size: size, color: TunerColors.alpha(color, glow), anchor: anchor))

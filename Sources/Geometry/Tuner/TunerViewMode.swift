@@ -47,8 +47,9 @@ public struct TunerViewMode: ModeBuilder {
             let colX0 = chassis.x + cw + m * 1.6, colX1 = w - m
             let ph = min(ch * 0.36, (colX1 - colX0) * 0.42)
             let panel = PixelRect(x0: colX0, y0: cy + ch * 0.55 - ph / 2, x1: colX1, y1: cy + ch * 0.55 + ph / 2)
-            return Placement(chassis: chassis, panel: panel, header: SIMD2(colX0, cy + ch * 0.12), headerAnchor: .left,
-                             font: font, twoColumn: true)
+            return Placement(
+                chassis: chassis, panel: panel, header: SIMD2(colX0, cy + ch * 0.12), headerAnchor: .left,
+                font: font, twoColumn: true)
         }
         let font = w * 0.05
         var cw = w - 2 * m
@@ -61,8 +62,9 @@ public struct TunerViewMode: ModeBuilder {
         let chassis = CRTChassis(x: (w - cw) / 2, y: top, width: cw, height: ch)
         let py0 = top + ch + m * 1.2
         let panel = PixelRect(x0: (w - cw) / 2, y0: py0, x1: (w + cw) / 2, y1: py0 + ph0)
-        return Placement(chassis: chassis, panel: panel, header: SIMD2(w / 2, top - font * 1.3), headerAnchor: .center,
-                         font: font, twoColumn: false)
+        return Placement(
+            chassis: chassis, panel: panel, header: SIMD2(w / 2, top - font * 1.3), headerAnchor: .center,
+            font: font, twoColumn: false)
     }
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
@@ -111,11 +113,15 @@ public struct TunerViewMode: ModeBuilder {
         scene.glowText("SPECVIZ TUNER", at: p.header, size: f, color: title, anchor: p.headerAnchor)
         if p.twoColumn {
             scene.addText(TextRun(pair, at: p.header + SIMD2(0, f * 1.3), size: f * 0.5, color: small, anchor: .left))
-            scene.addText(TextRun("\(preset)  \u{00B7}  \(ref)", at: p.header + SIMD2(0, f * 2.1), size: f * 0.5,
-                                  color: small, anchor: .left))
+            scene.addText(
+                TextRun(
+                    "\(preset)  \u{00B7}  \(ref)", at: p.header + SIMD2(0, f * 2.1), size: f * 0.5,
+                    color: small, anchor: .left))
         } else {
-            scene.addText(TextRun("\(pair)  \u{00B7}  \(preset)  \u{00B7}  \(ref)", at: p.header + SIMD2(0, f * 0.9),
-                                  size: f * 0.42, color: small, anchor: .center))
+            scene.addText(
+                TextRun(
+                    "\(pair)  \u{00B7}  \(preset)  \u{00B7}  \(ref)", at: p.header + SIMD2(0, f * 0.9),
+                    size: f * 0.42, color: small, anchor: .center))
         }
     }
 }
@@ -128,8 +134,9 @@ enum ArcReadout {
         let colour = s.inTune ? TunerColors.white : TunerColors.scaled(TunerColors.amber, s.detected ? 1 : 0.5)
         scene.glowText(s.detected ? s.target.name() : "---", at: SIMD2(c.centreX, c.y + c.h * 0.66), size: f, color: colour)
         if s.detected {
-            scene.glowText(TunerFormat.cents(s.cents), at: SIMD2(c.centreX, c.y + c.h * 0.84), size: f * 0.38,
-                           color: TunerColors.alpha(TunerColors.phosphor, 0.9))
+            scene.glowText(
+                TunerFormat.cents(s.cents), at: SIMD2(c.centreX, c.y + c.h * 0.84), size: f * 0.38,
+                color: TunerColors.alpha(TunerColors.phosphor, 0.9))
         }
     }
 }
@@ -139,8 +146,9 @@ enum SubMeterPanel {
     static func draw(_ r: PixelRect, scale: Float, into scene: inout Scene) {
         let b = max(3, 12 * scale)
         scene.pxRect(x0: r.x0 - b, y0: r.y0 - b, x1: r.x1 + b, y1: r.y1 + b, top: TunerColors.bezelTop, bottom: TunerColors.bezelBottom)
-        scene.pxRect(x0: r.x0 - b * 0.25, y0: r.y0 - b * 0.25, x1: r.x1 + b * 0.25, y1: r.y1 + b * 0.25,
-                     top: SIMD4(0.015, 0.015, 0.013, 1), bottom: SIMD4(0.015, 0.015, 0.013, 1))
+        scene.pxRect(
+            x0: r.x0 - b * 0.25, y0: r.y0 - b * 0.25, x1: r.x1 + b * 0.25, y1: r.y1 + b * 0.25,
+            top: SIMD4(0.015, 0.015, 0.013, 1), bottom: SIMD4(0.015, 0.015, 0.013, 1))
         scene.pxRect(x0: r.x0, y0: r.y0, x1: r.x1, y1: r.midY, top: TunerColors.screenEdge, bottom: TunerColors.screenCentre)
         scene.pxRect(x0: r.x0, y0: r.midY, x1: r.x1, y1: r.y1, top: TunerColors.screenCentre, bottom: TunerColors.screenEdge)
         let pitch = max(3, 4 * scale)

@@ -1,8 +1,9 @@
+import Analysis
+import Tuning
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Analysis
-import Tuning
 
 /// Which primary meter (and its paired sub-meter) the tuner view shows (seed 004 §3.2):
 /// LED arc + chromatic strip, note wheel + ±100¢ ruler, stroboscope + info bar.
@@ -55,8 +56,10 @@ public struct TunerViewState: Sendable, Equatable {
 
     /// A settled state for tests and golden frames: `cents` off `target`, fully smoothed,
     /// strobe bands at the given phases and energies (velocity 0).
-    public init(target: Note, cents: Double, reference: Double = 440,
-                strobePhase: SIMD4<Float> = .zero, strobeEnergy: SIMD4<Float> = SIMD4(1, 0.8, 0.6, 0.4)) {
+    public init(
+        target: Note, cents: Double, reference: Double = 440,
+        strobePhase: SIMD4<Float> = .zero, strobeEnergy: SIMD4<Float> = SIMD4(1, 0.8, 0.6, 0.4)
+    ) {
         let hz = target.frequency(reference: reference) * pow(2, cents / 1200)
         update(frequency: hz, target: target, cents: cents, reading: nil, dt: 10)
         self.strobePhase = strobePhase

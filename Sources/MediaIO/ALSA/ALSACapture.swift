@@ -1,5 +1,6 @@
 import CALSA
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,8 +40,9 @@ public final class ALSACapture: AudioSource {
         self.sampleRate = sampleRate
         self.channelCount = channels
         interleaved = [Float](repeating: 0, count: chunkFrames * channels)
-        let handle = try ALSAPCM.open(device: device, stream: SND_PCM_STREAM_CAPTURE, mode: Int32(SND_PCM_NONBLOCK),
-                                      channels: channels, sampleRate: sampleRate, latency: latency)
+        let handle = try ALSAPCM.open(
+            device: device, stream: SND_PCM_STREAM_CAPTURE, mode: Int32(SND_PCM_NONBLOCK),
+            channels: channels, sampleRate: sampleRate, latency: latency)
         pcm = handle
         let st = snd_pcm_start(handle)
         if st < 0 && st != -EBADFD {
@@ -82,7 +84,10 @@ public final class ALSACapture: AudioSource {
             if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
                 if code == -EPIPE { overruns += 1 }
                 let rr = snd_pcm_recover(handle, code, 1)
-                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))", function: "snd_pcm_recover", code: Int32(rr), path: device) }
+                if rr < 0 {
+                    throw MediaError(
+                        "ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))", function: "snd_pcm_recover", code: Int32(rr), path: device)
+                }
                 _ = snd_pcm_start(handle)
                 continue
             }

@@ -1,5 +1,6 @@
 import CALSA
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,9 @@ public final class ALSAPlayback {
         self.device = device
         self.sampleRate = sampleRate
         self.channels = channels
-        pcm = try ALSAPCM.open(device: device, stream: SND_PCM_STREAM_PLAYBACK, mode: 0, channels: channels,
-                               sampleRate: sampleRate, latency: latency)
+        pcm = try ALSAPCM.open(
+            device: device, stream: SND_PCM_STREAM_PLAYBACK, mode: 0, channels: channels,
+            sampleRate: sampleRate, latency: latency)
     }
 
     deinit { close() }
@@ -59,10 +61,14 @@ public final class ALSAPlayback {
             if code == -EPIPE || code == -ESTRPIPE || code == -EINTR {
                 if code == -EPIPE { underruns += 1 }
                 let rr = snd_pcm_recover(handle, code, 1)
-                if rr < 0 { throw MediaError("ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))", function: "snd_pcm_recover", code: Int32(rr), path: device) }
+                if rr < 0 {
+                    throw MediaError(
+                        "ALSA device '\(device)': snd_pcm_recover failed: \(ALSAPCM.text(rr))", function: "snd_pcm_recover", code: Int32(rr), path: device)
+                }
                 continue
             }
-            throw MediaError("ALSA device '\(device)': snd_pcm_writei failed: \(ALSAPCM.text(code))", function: "snd_pcm_writei", code: Int32(code), path: device)
+            throw MediaError(
+                "ALSA device '\(device)': snd_pcm_writei failed: \(ALSAPCM.text(code))", function: "snd_pcm_writei", code: Int32(code), path: device)
         }
     }
 
@@ -77,7 +83,9 @@ public final class ALSAPlayback {
     public func drain() throws {
         guard let handle = pcm else { return }
         let r = snd_pcm_drain(handle)
-        if r < 0 && r != -EPIPE { throw MediaError("ALSA device '\(device)': snd_pcm_drain failed: \(ALSAPCM.text(r))", function: "snd_pcm_drain", code: Int32(r), path: device) }
+        if r < 0 && r != -EPIPE {
+            throw MediaError("ALSA device '\(device)': snd_pcm_drain failed: \(ALSAPCM.text(r))", function: "snd_pcm_drain", code: Int32(r), path: device)
+        }
     }
 
     /// Stops at once (drops what is queued) and releases the device. Safe to call twice.

@@ -101,9 +101,11 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         av_frame_free(&f)
     }
 
-    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?,
-                                codec: inout UnsafeMutablePointer<AVCodecContext>?,
-                                resampler: inout OpaquePointer?, input: inout OpenedInput?) {
+    private static func release(
+        format: inout UnsafeMutablePointer<AVFormatContext>?,
+        codec: inout UnsafeMutablePointer<AVCodecContext>?,
+        resampler: inout OpaquePointer?, input: inout OpenedInput?
+    ) {
         if resampler != nil { swr_free(&resampler) }
         if codec != nil { avcodec_free_context(&codec) }
         input?.close()
@@ -219,10 +221,13 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         if inLayout.nb_channels == 0 { av_channel_layout_default(&inLayout, Int32(channelCount)) }
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(channelCount))
-        let made = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
-                                       &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil)
+        let made = swr_alloc_set_opts2(
+            &swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
+            &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil)
         if made < 0 {
-            throw MediaError("'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))", code: made, path: path)
+            throw MediaError(
+                "'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))",
+                code: made, path: path)
         }
         try avCheck(swr_init(swr), "swr_init", "'\(path)'", path: path)
         resampler = swr
@@ -257,7 +262,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         pending.withUnsafeMutableBufferPointer { p in
             for i in start..<p.count {
                 let x = p[i]
-                if !(abs(x) <= limit) {          // NaN fails every comparison
+                if !(abs(x) <= limit) { // NaN fails every comparison
                     p[i] = x.isFinite ? (x > 0 ? limit : -limit) : 0
                     bad += 1
                 }

@@ -40,7 +40,9 @@ public struct InputPolicy: Sendable, Equatable {
         let url = Self.url(for: path)
         let proto = avio_find_protocol_name(url).map { String(cString: $0) }
         guard proto == "file" || proto == "pipe" else {
-            throw MediaError("cannot open '\(path)': not a local file (specviz reads local files and - for standard input, never URLs; write ./\(path) for a file name with a colon)", path: path)
+            throw MediaError(
+                "cannot open '\(path)': not a local file (specviz reads local files and - for standard input, never URLs; write ./\(path) for a file name with a colon)",
+                path: path)
         }
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", proto, 0)
@@ -59,7 +61,9 @@ public struct InputPolicy: Sendable, Equatable {
         let demuxer = String(cString: probed.pointee.name)
         if !allowPlaylists && !Self.isContainer(demuxer) {
             avio_closep(&io)
-            throw MediaError("cannot open '\(path)': a '\(demuxer.split(separator: ",").first ?? "")' input can name other files or URLs; not followed (--allow-playlists follows local files only)", path: path)
+            throw MediaError(
+                "cannot open '\(path)': a '\(demuxer.split(separator: ",").first ?? "")' input can name other files or URLs; not followed (--allow-playlists follows local files only)",
+                path: path)
         }
         guard let context = avformat_alloc_context() else {
             avio_closep(&io)
@@ -73,7 +77,7 @@ public struct InputPolicy: Sendable, Equatable {
         av_dict_set(&demuxOptions, "protocol_whitelist", "file", 0)
         if !allowPlaylists { av_dict_set(&demuxOptions, "format_whitelist", Self.containers.joined(separator: ","), 0) }
         var format: UnsafeMutablePointer<AVFormatContext>? = context
-        let code = avformat_open_input(&format, url, probed, &demuxOptions)   // frees `context` on failure
+        let code = avformat_open_input(&format, url, probed, &demuxOptions) // frees `context` on failure
         av_dict_free(&demuxOptions)
         guard code >= 0, let format else {
             avio_closep(&io)

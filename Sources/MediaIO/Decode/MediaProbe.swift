@@ -4,9 +4,9 @@ import CFFmpeg
 /// (read by demuxing the whole file, so counts are exact).
 public struct MediaProbe: Sendable {
     public struct Stream: Sendable {
-        public var kind: String          // "video", "audio", …
-        public var codec: String         // e.g. "h264", "aac"
-        public var duration: Double      // seconds (from packet timestamps)
+        public var kind: String // "video", "audio", …
+        public var codec: String // e.g. "h264", "aac"
+        public var duration: Double // seconds (from packet timestamps)
         public var packets: Int
         public var width: Int
         public var height: Int
@@ -29,9 +29,11 @@ public struct MediaProbe: Sendable {
         var starts: [Int64] = []
         for i in 0..<Int(fmt.pointee.nb_streams) {
             let par = fmt.pointee.streams[i]!.pointee.codecpar!.pointee
-            list.append(Stream(kind: av_get_media_type_string(par.codec_type).map { String(cString: $0) } ?? "unknown",
-                               codec: String(cString: avcodec_get_name(par.codec_id)), duration: 0, packets: 0,
-                               width: Int(par.width), height: Int(par.height), sampleRate: Int(par.sample_rate)))
+            list.append(
+                Stream(
+                    kind: av_get_media_type_string(par.codec_type).map { String(cString: $0) } ?? "unknown",
+                    codec: String(cString: avcodec_get_name(par.codec_id)), duration: 0, packets: 0,
+                    width: Int(par.width), height: Int(par.height), sampleRate: Int(par.sample_rate)))
             ends.append(Int64.min)
             starts.append(Int64.max)
         }
@@ -39,7 +41,7 @@ public struct MediaProbe: Sendable {
         defer { var p = pkt; av_packet_free(&p) }
         while av_read_frame(fmt, pkt) >= 0 {
             let s = Int(pkt!.pointee.stream_index)
-            guard s < list.count else { av_packet_unref(pkt); continue }   // a stream that appeared late
+            guard s < list.count else { av_packet_unref(pkt); continue } // a stream that appeared late
             list[s].packets += 1
             let pts = pkt!.pointee.pts
             if pts != spv_nopts() {

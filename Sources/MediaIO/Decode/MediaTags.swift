@@ -1,5 +1,5 @@
-import Foundation
 import CFFmpeg
+import Foundation
 import SpecvizCore
 
 /// What an input says about itself: title, artist and album from its tags (ID3, Vorbis

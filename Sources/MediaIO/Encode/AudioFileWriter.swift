@@ -1,5 +1,6 @@
 import CFFmpeg
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,8 +36,10 @@ public final class AudioFileWriter {
     /// - Parameters: path (its extension picks the format), sampleRate (Hz), channels (1–8),
     ///   wavFloat (`.wav` as 32-bit float instead of 16-bit PCM), bitRate (bits/s for lossy codecs).
     ///   overwrite: replace an existing file (otherwise the final name is created exclusively).
-    public init(path: String, sampleRate: Int, channels: Int, wavFloat: Bool = false, bitRate: Int = 192_000,
-                overwrite: Bool = true) throws {
+    public init(
+        path: String, sampleRate: Int, channels: Int, wavFloat: Bool = false, bitRate: Int = 192_000,
+        overwrite: Bool = true
+    ) throws {
         _ = quietLibav
         guard sampleRate >= 1000, (1...8).contains(channels) else {
             throw MediaError("'\(path)': cannot write \(channels) channels at \(sampleRate) Hz", path: path)
@@ -58,9 +61,10 @@ public final class AudioFileWriter {
         format = fmt
         do {
             let (encoder, experimental) = try Self.encoder(for: ext, wavFloat: wavFloat, oformat: oformat, path: path)
-            let c = try AudioStreamEncoder(format: fmt!, encoder: encoder, inputRate: sampleRate, inputChannels: channels,
-                                           channels: channels, bitRate: bitRate, experimental: experimental,
-                                           name: "'\(path)'", path: path)
+            let c = try AudioStreamEncoder(
+                format: fmt!, encoder: encoder, inputRate: sampleRate, inputChannels: channels,
+                channels: channels, bitRate: bitRate, experimental: experimental,
+                name: "'\(path)'", path: path)
             core = c
             codecName = c.codecName
             encodedSampleRate = c.sampleRate
@@ -81,8 +85,10 @@ public final class AudioFileWriter {
     }
 
     /// The encoder for an extension; `experimental` when it needs strict = -2.
-    private static func encoder(for ext: String, wavFloat: Bool, oformat: UnsafePointer<AVOutputFormat>,
-                                path: String) throws -> (UnsafePointer<AVCodec>, Bool) {
+    private static func encoder(
+        for ext: String, wavFloat: Bool, oformat: UnsafePointer<AVOutputFormat>,
+        path: String
+    ) throws -> (UnsafePointer<AVCodec>, Bool) {
         let names: [String]
         switch ext {
         case "wav", "wave": names = [wavFloat ? "pcm_f32le" : "pcm_s16le"]
@@ -97,7 +103,8 @@ public final class AudioFileWriter {
             if let c = avcodec_find_encoder_by_name(name) { return (c, name == "vorbis" || name == "opus") }
         }
         if names.isEmpty, oformat.pointee.audio_codec != AV_CODEC_ID_NONE,
-           let c = avcodec_find_encoder(oformat.pointee.audio_codec) {
+            let c = avcodec_find_encoder(oformat.pointee.audio_codec)
+        {
             return (c, false)
         }
         throw MediaError("'\(path)': no audio encoder available for '.\(ext)'", path: path)

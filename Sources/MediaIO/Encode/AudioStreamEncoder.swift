@@ -54,8 +54,10 @@ final class AudioStreamEncoder {
     /// - Parameters: inputRate/inputChannels: what `append` receives; channels: encoded
     ///   channels; bitRate: for lossy codecs (nil: the codec's default); name: for messages;
     ///   path: the file, for `MediaError.path`.
-    init(format: UnsafeMutablePointer<AVFormatContext>, encoder: UnsafePointer<AVCodec>, inputRate: Int, inputChannels: Int,
-         channels: Int, bitRate: Int?, experimental: Bool = false, name: String, path: String?) throws {
+    init(
+        format: UnsafeMutablePointer<AVFormatContext>, encoder: UnsafePointer<AVCodec>, inputRate: Int, inputChannels: Int,
+        channels: Int, bitRate: Int?, experimental: Bool = false, name: String, path: String?
+    ) throws {
         self.format = format
         self.name = name
         self.inputChannels = inputChannels
@@ -87,8 +89,10 @@ final class AudioStreamEncoder {
 
             var inLayout = AVChannelLayout()
             av_channel_layout_default(&inLayout, Int32(inputChannels))
-            try check(swr_alloc_set_opts2(&resampler, &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, Int32(sampleRate),
-                                          &inLayout, AV_SAMPLE_FMT_FLT, Int32(inputRate), 0, nil), "swr_alloc_set_opts2")
+            try check(
+                swr_alloc_set_opts2(
+                    &resampler, &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, Int32(sampleRate),
+                    &inLayout, AV_SAMPLE_FMT_FLT, Int32(inputRate), 0, nil), "swr_alloc_set_opts2")
             try check(swr_init(resampler), "swr_init")
             fifo = try made(av_audio_fifo_alloc(ctx.pointee.sample_fmt, Int32(channels), Int32(frameSize * 4)), "av_audio_fifo_alloc")
             packet = try made(av_packet_alloc(), "av_packet_alloc")
@@ -116,8 +120,9 @@ final class AudioStreamEncoder {
         let out = Int(swr_get_out_samples(resampler, Int32(frames))) + 32
         if out > stagingCapacity {
             if let s = staging { av_freep(s); av_freep(&staging) }
-            try avCheck(av_samples_alloc_array_and_samples(&staging, nil, Int32(channels), Int32(out), codec!.pointee.sample_fmt, 0),
-                        "av_samples_alloc_array_and_samples", name)
+            try avCheck(
+                av_samples_alloc_array_and_samples(&staging, nil, Int32(channels), Int32(out), codec!.pointee.sample_fmt, 0),
+                "av_samples_alloc_array_and_samples", name)
             stagingCapacity = out
         }
         var inPtr: UnsafePointer<UInt8>? = input.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }

@@ -18,14 +18,16 @@ final class AudioTrackEncoder {
         self.source = source
         let formatName = String(cString: oc.pointee.oformat.pointee.name)
         // AAC in MP4/MOV and in Matroska too (libavformat's Matroska default is Vorbis).
-        let codecID = formatName.contains("matroska") || formatName.contains("mp4") || formatName.contains("mov")
+        let codecID =
+            formatName.contains("matroska") || formatName.contains("mp4") || formatName.contains("mov")
             ? AV_CODEC_ID_AAC : oc.pointee.oformat.pointee.audio_codec
         guard let codec = avcodec_find_encoder(codecID) else {
             throw MediaError("no audio encoder for this container", path: path)
         }
         let channels = min(source.channelCount, 2)
-        core = try AudioStreamEncoder(format: oc, encoder: codec, inputRate: source.sampleRate, inputChannels: source.channelCount,
-                                      channels: channels, bitRate: channels == 1 ? 128_000 : 192_000, name: path, path: path)
+        core = try AudioStreamEncoder(
+            format: oc, encoder: codec, inputRate: source.sampleRate, inputChannels: source.channelCount,
+            channels: channels, bitRate: channels == 1 ? 128_000 : 192_000, name: path, path: path)
         input = [Float](repeating: 0, count: 4096 * source.channelCount)
         endSample = duration.map { Int(max(0, min($0 * Double(source.sampleRate), 1e15)).rounded()) }
     }

@@ -1,5 +1,6 @@
 import CPNG
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

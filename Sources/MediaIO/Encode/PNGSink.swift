@@ -1,4 +1,5 @@
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -75,8 +75,10 @@ public enum StreamJoiner {
     /// Joins `parts` (in order) into `path`. Throws before writing anything when a part
     /// cannot be read or does not match the first.
     @discardableResult
-    public static func join(parts paths: [String], to path: String, audio: AudioTrackSource? = nil,
-                            audioName: String = "audio") throws -> Summary {
+    public static func join(
+        parts paths: [String], to path: String, audio: AudioTrackSource? = nil,
+        audioName: String = "audio"
+    ) throws -> Summary {
         _ = quietLibav
         guard let firstPath = paths.first else { throw MediaError("nothing to join: no parts given") }
         // Check every part first, and count the frames.
@@ -118,8 +120,9 @@ public enum StreamJoiner {
                 audioEncoder = try AudioTrackEncoder(source: audio, name: audioName, format: out, duration: seconds)
             } else if first!.audio >= 0 {
                 let a = avformat_new_stream(out, nil)!
-                try avCheck(avcodec_parameters_copy(a.pointee.codecpar, first!.stream(first!.audio).pointee.codecpar),
-                            "avcodec_parameters_copy", path)
+                try avCheck(
+                    avcodec_parameters_copy(a.pointee.codecpar, first!.stream(first!.audio).pointee.codecpar),
+                    "avcodec_parameters_copy", path)
                 a.pointee.codecpar.pointee.codec_tag = 0
                 a.pointee.time_base = first!.stream(first!.audio).pointee.time_base
                 copiedAudio = a
@@ -207,10 +210,12 @@ public enum StreamJoiner {
     static func checkMatch(_ part: Part, _ first: Part) throws {
         let a = part.videoParameters.pointee, b = first.videoParameters.pointee
         let ra = part.frameRate, rb = first.frameRate
-        let sameHeader = a.extradata_size == b.extradata_size
+        let sameHeader =
+            a.extradata_size == b.extradata_size
             && (a.extradata_size == 0 || memcmp(a.extradata, b.extradata, Int(a.extradata_size)) == 0)
         guard a.codec_id == b.codec_id, a.width == b.width, a.height == b.height, a.format == b.format,
-              Int64(ra.num) * Int64(rb.den) == Int64(rb.num) * Int64(ra.den), sameHeader else {
+            Int64(ra.num) * Int64(rb.den) == Int64(rb.num) * Int64(ra.den), sameHeader
+        else {
             throw MediaError("'\(part.path)' does not match '\(first.path)' (codec, size, frame rate or encoder settings differ): cannot join by stream copy")
         }
     }

@@ -33,6 +33,9 @@ public final class VideoEncoder: FrameSink {
         public var audioName = "audio"
         /// Seconds of sound to mux at most (nil: until the source ends).
         public var audioDuration: Double?
+        /// Keep the frames' alpha (`--transparent`): ProRes 4444 in `.mov`, VP9 with alpha in
+        /// `.webm`; other containers are an error.
+        public var alpha = false
         /// Replace an existing file at the path (otherwise the final name is created
         /// exclusively, so two renders to one path cannot silently replace each other).
         public var overwrite = false
@@ -87,17 +90,34 @@ public final class VideoEncoder: FrameSink {
         }
         format = oc
         let ofmt = oc.pointee.oformat!
-        // Video codec: x264 when the container's default is H.264, else the container's default.
+        // Video codec: x264 when the container's default is H.264, else the container's default;
+        // with alpha, ProRes 4444 (.mov) or VP9 with an alpha plane (.webm).
+        let container = String(cString: ofmt.pointee.name)
         var codec: UnsafePointer<AVCodec>? = nil
-        if ofmt.pointee.video_codec == AV_CODEC_ID_H264 { codec = avcodec_find_encoder_by_name("libx264") }
-        if codec == nil { codec = avcodec_find_encoder(ofmt.pointee.video_codec) }
+        var pixFmt = AV_PIX_FMT_YUV420P
+        if options.alpha {
+            if container.contains("webm") {
+                codec = avcodec_find_encoder_by_name("libvpx-vp9")
+                pixFmt = AV_PIX_FMT_YUVA420P
+            } else if container.contains("mov") && !path.lowercased().hasSuffix(".mp4") {
+                codec = avcodec_find_encoder_by_name("prores_ks")
+                pixFmt = AV_PIX_FMT_YUVA444P10LE
+            } else {
+                throw MediaError(
+                    "cannot write '\(path)' with --transparent: its container has no alpha video (use .mov for ProRes 4444, .webm for VP9, or PNG)", path: path)
+            }
+            guard codec != nil else { throw MediaError("cannot write '\(path)': this FFmpeg has no encoder for alpha video in it", path: path) }
+        } else {
+            if ofmt.pointee.video_codec == AV_CODEC_ID_H264 { codec = avcodec_find_encoder_by_name("libx264") }
+            if codec == nil { codec = avcodec_find_encoder(ofmt.pointee.video_codec) }
+        }
         guard let codec, ofmt.pointee.video_codec != AV_CODEC_ID_NONE else {
             throw MediaError("cannot write '\(path)': no video encoder for this container", path: path)
         }
         let ctx = avcodec_alloc_context3(codec)!
         video = ctx
         let isGIF = codec.pointee.id == AV_CODEC_ID_GIF
-        let pixFmt: AVPixelFormat = isGIF ? AV_PIX_FMT_RGB8 : AV_PIX_FMT_YUV420P
+        if isGIF { pixFmt = AV_PIX_FMT_RGB8 }
         ctx.pointee.width = Int32(options.width)
         ctx.pointee.height = Int32(options.height)
         ctx.pointee.time_base = spv_rational(1, Int32(options.fps))
@@ -121,6 +141,9 @@ public final class VideoEncoder: FrameSink {
             av_opt_set(ctx.pointee.priv_data, "cpu-used", "8", 0)
             av_opt_set(ctx.pointee.priv_data, "crf", "32", 0)
             ctx.pointee.bit_rate = 0
+        } else if codecName == "prores_ks" {
+            av_opt_set(ctx.pointee.priv_data, "profile", "4444", 0)
+            av_opt_set(ctx.pointee.priv_data, "alpha_bits", "16", 0)
         }
         try avCheck(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(codecName))", "cannot write '\(path)'", path: path)
         let stream = avformat_new_stream(oc, nil)!
@@ -151,14 +174,15 @@ public final class VideoEncoder: FrameSink {
         }
         var opts: OpaquePointer? = nil
         if ofmt.pointee.name.map({ String(cString: $0) })?.contains("mp4") == true
-            || ofmt.pointee.name.map({ String(cString: $0) })?.contains("mov") == true {
+            || ofmt.pointee.name.map({ String(cString: $0) })?.contains("mov") == true
+        {
             av_dict_set(&opts, "movflags", "+faststart", 0)
         }
         let h = avformat_write_header(oc, &opts)
         av_dict_free(&opts)
         try avCheck(h, "avformat_write_header", "cannot write '\(path)'", path: path)
         headerWritten = true
-        let thread = Thread { [self] in encodeLoop() }   // holds the encoder until finish or cancel
+        let thread = Thread { [self] in encodeLoop() } // holds the encoder until finish or cancel
         thread.name = "specviz-x264"
         encoderThread = thread
         thread.start()
@@ -173,8 +197,11 @@ public final class VideoEncoder: FrameSink {
     /// A converter from our RGBA frames to `pixFmt` at the same size: full-range RGB to
     /// limited-range BT.709 YUV (the colour the encoder tags), or the GIF palette format.
     static func makeScaler(width: Int, height: Int, to pixFmt: AVPixelFormat) throws -> OpaquePointer {
-        guard let scaler = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA,
-                                          Int32(width), Int32(height), pixFmt, scalerFlags, nil, nil, nil) else {
+        guard
+            let scaler = sws_getContext(
+                Int32(width), Int32(height), AV_PIX_FMT_RGBA,
+                Int32(width), Int32(height), pixFmt, scalerFlags, nil, nil, nil)
+        else {
             throw MediaError("sws_getContext failed for \(width)x\(height)")
         }
         if pixFmt != AV_PIX_FMT_RGB8 {

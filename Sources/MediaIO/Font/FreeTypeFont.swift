@@ -62,8 +62,9 @@ public final class FreeTypeFont: GlyphProvider {
                 for x in 0..<w { coverage[y * w + x] = buffer[y * pitch + x] }
             }
         }
-        return Glyph(width: w, height: h, coverage: coverage,
-                     bearing: SIMD2(Int(slot.pointee.bitmap_left), -Int(slot.pointee.bitmap_top)),
-                     advance: Float(slot.pointee.advance.x) / 64)
+        return Glyph(
+            width: w, height: h, coverage: coverage,
+            bearing: SIMD2(Int(slot.pointee.bitmap_left), -Int(slot.pointee.bitmap_top)),
+            advance: Float(slot.pointee.advance.x) / 64)
     }
 }

@@ -60,8 +60,11 @@ public enum ImageDecoder {
     /// Converts a decoded frame to straight-alpha RGBA (opaque when the source has no alpha).
     private static func toRGBA(_ frame: UnsafeMutablePointer<AVFrame>, width w: Int, height h: Int, name: String) throws -> PixelBuffer {
         let format = AVPixelFormat(rawValue: frame.pointee.format)
-        guard let sws = sws_getContext(Int32(w), Int32(h), format, Int32(w), Int32(h), AV_PIX_FMT_RGBA,
-                                       Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil) else {
+        guard
+            let sws = sws_getContext(
+                Int32(w), Int32(h), format, Int32(w), Int32(h), AV_PIX_FMT_RGBA,
+                Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
+        else {
             throw MediaError("\(name): cannot convert its pixel format to RGBA")
         }
         defer { sws_freeContext(sws) }

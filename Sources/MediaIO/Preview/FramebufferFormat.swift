@@ -48,8 +48,9 @@ public struct FramebufferFormat: Equatable, Sendable {
         return (r >> UInt32(8 - red.length)) << UInt32(red.offset)
             | (g >> UInt32(8 - green.length)) << UInt32(green.offset)
             | (b >> UInt32(8 - blue.length)) << UInt32(blue.offset)
-            | (bitsPerPixel == 32 ? 0xFF00_0000 & ~(0xFF << UInt32(red.offset)) & ~(0xFF << UInt32(green.offset))
-                & ~(0xFF << UInt32(blue.offset)) : 0)
+            | (bitsPerPixel == 32
+                ? 0xFF00_0000 & ~(0xFF << UInt32(red.offset)) & ~(0xFF << UInt32(green.offset))
+                    & ~(0xFF << UInt32(blue.offset)) : 0)
     }
 
     /// Unpacks a pixel value back to RGBA (opaque), widening short channels by bit

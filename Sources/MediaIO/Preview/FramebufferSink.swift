@@ -1,4 +1,5 @@
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ public final class FramebufferSink: FrameSink {
     private let map: UnsafeMutableRawPointer
     private let mapLength: Int
     private let isDevice: Bool
-    private var varInfo = [UInt32](repeating: 0, count: 40)   // struct fb_var_screeninfo, 160 bytes
+    private var varInfo = [UInt32](repeating: 0, count: 40) // struct fb_var_screeninfo, 160 bytes
     private var backHalf = 1
 
     // <linux/fb.h> ioctl numbers and field offsets (checked against the header with offsetof).
@@ -41,7 +42,7 @@ public final class FramebufferSink: FrameSink {
             let dev = open(path, O_RDWR)
             guard dev >= 0 else { throw MediaError("cannot open framebuffer '\(path)': \(String(cString: strerror(errno)))", path: path) }
             fd = dev
-            var fix = [UInt8](repeating: 0, count: 80)            // struct fb_fix_screeninfo
+            var fix = [UInt8](repeating: 0, count: 80) // struct fb_fix_screeninfo
             var info = [UInt32](repeating: 0, count: 40)
             let rv = info.withUnsafeMutableBytes { ioctl(dev, Self.getVar, $0.baseAddress!) }
             let rf = fix.withUnsafeMutableBytes { ioctl(dev, Self.getFix, $0.baseAddress!) }
@@ -65,8 +66,10 @@ public final class FramebufferSink: FrameSink {
             mapLength = max(smemLen, f.stride * f.height * (doubleBuffered ? 2 : 1))
         } else {
             guard let width, let height, let bitsPerPixel else {
-                throw MediaError(exists ? "'\(path)' is not a framebuffer device: give --fb-size WxH and --fb-bpp for a file"
-                                        : "no framebuffer at '\(path)' (in a terminal use --display terminal; for a file give --fb-size WxH)")
+                throw MediaError(
+                    exists
+                        ? "'\(path)' is not a framebuffer device: give --fb-size WxH and --fb-bpp for a file"
+                        : "no framebuffer at '\(path)' (in a terminal use --display terminal; for a file give --fb-size WxH)")
             }
             format = try FramebufferFormat(width: width, height: height, bitsPerPixel: bitsPerPixel)
             fd = open(path, O_RDWR | O_CREAT, 0o644)
@@ -133,7 +136,7 @@ public final class FramebufferSink: FrameSink {
             }
         }
         if doubleBuffered {
-            varInfo[5] = UInt32(yBase)   // yoffset
+            varInfo[5] = UInt32(yBase) // yoffset
             _ = varInfo.withUnsafeMutableBytes { ioctl(fd, Self.panDisplay, $0.baseAddress!) }
             backHalf = 1 - backHalf
         }

@@ -1,4 +1,5 @@
 import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +59,7 @@ public final class TerminalSink: FrameSink {
         bytes.removeAll(keepingCapacity: true)
         append("\u{1B}[H")
         frame.pixels.withUnsafeBufferPointer { px in
-            var lastFG: UInt32 = 1, lastBG: UInt32 = 1   // impossible (alpha 0) values: force the first escape
+            var lastFG: UInt32 = 1, lastBG: UInt32 = 1 // impossible (alpha 0) values: force the first escape
             for cellRow in 0..<(pixelRows / 2) {
                 if cellRow > 0 { append("\r\n") }
                 let y0 = (2 * cellRow) * frame.height / pixelRows
@@ -69,7 +70,7 @@ public final class TerminalSink: FrameSink {
                     let bottom = px[y1 * frame.width + x] | 0xFF00_0000
                     if top != lastFG { appendColor(38, top); lastFG = top }
                     if bottom != lastBG { appendColor(48, bottom); lastBG = bottom }
-                    bytes.append(0xE2); bytes.append(0x96); bytes.append(0x80)   // U+2580 ▀
+                    bytes.append(0xE2); bytes.append(0x96); bytes.append(0x80) // U+2580 ▀
                 }
             }
         }

@@ -1,7 +1,7 @@
-import SpecvizCore
 import Analysis
 import Foundation
 import Specviz
+import SpecvizCore
 import Synth
 
 /// The benchmarks of the pitch, tempo and tone modules, printed by `specviz bench`.
@@ -13,14 +13,19 @@ enum ExtraBenchmarks {
         let synth = SynthBenchmark.benchmark()
         let scope = scopeTriggerMicroseconds()
         return [
-            String(format: "pitch detector (YIN+Pearson+fingerprint)  %7.2f µs per 512-sample hop (%.0f× real time at 44.1 kHz)",
-                   pitch, 512.0 / 44100 * 1e6 / pitch),
-            String(format: "tempo tracker (onsets+comb estimate)     %7.2f µs per 1024-sample hop (%.0f× real time)",
-                   tempo.microsecondsPerHop, tempo.realTimeFactor),
+            String(
+                format: "pitch detector (YIN+Pearson+fingerprint)  %7.2f µs per 512-sample hop (%.0f× real time at 44.1 kHz)",
+                pitch, 512.0 / 44100 * 1e6 / pitch),
+            String(
+                format: "tempo tracker (onsets+comb estimate)     %7.2f µs per 1024-sample hop (%.0f× real time)",
+                tempo.microsecondsPerHop, tempo.realTimeFactor),
             String(format: "beat analysis (offline: beats, level, metre) %.0f× real time", beats),
-            String(format: "tone synthesiser (3 voices+AGC+limiter)  %7.2f µs per 512-sample block at 48 kHz (%.0f× real time)", synth, 512.0 / 48000 * 1e6 / synth),
-            String(format: "scope trigger (110 Hz saw + noise)       %7.2f µs per capture (one video frame) + %.2f µs per 735 samples in",
-                   scope.capture, scope.process),
+            String(
+                format: "tone synthesiser (3 voices+AGC+limiter)  %7.2f µs per 512-sample block at 48 kHz (%.0f× real time)", synth, 512.0 / 48000 * 1e6 / synth
+            ),
+            String(
+                format: "scope trigger (110 Hz saw + noise)       %7.2f µs per capture (one video frame) + %.2f µs per 735 samples in",
+                scope.capture, scope.process),
         ]
     }
 

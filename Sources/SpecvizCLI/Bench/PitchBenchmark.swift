@@ -1,5 +1,5 @@
-import Foundation
 import Analysis
+import Foundation
 import SpecvizCore
 import Tuning
 
@@ -17,7 +17,7 @@ enum PitchBenchmark {
         let tracker = PitchTracker(sampleRate: sr)
         var best = Double.infinity
         signal.withUnsafeBufferPointer { buf in
-            tracker.process(UnsafeBufferPointer(rebasing: buf[0..<sr]))   // warm-up
+            tracker.process(UnsafeBufferPointer(rebasing: buf[0..<sr])) // warm-up
             for _ in 0..<3 {
                 tracker.reset()
                 let t0 = threadCPUSeconds()
@@ -44,9 +44,9 @@ enum PitchBenchmark {
                 out.append(Float(0.2 * s))
             }
         }
-        tone(196.0, [1, 0.6, 0.4, 0.3, 0.2, 0.1])           // G3, steady
-        tone(41.2, [0.5, 1, 0.7, 0.5, 0.3, 0.2])            // E1, bass
-        var seed: UInt64 = 0x1234_5678                     // pink-ish noise (leaky integrated white)
+        tone(196.0, [1, 0.6, 0.4, 0.3, 0.2, 0.1]) // G3, steady
+        tone(41.2, [0.5, 1, 0.7, 0.5, 0.3, 0.2]) // E1, bass
+        var seed: UInt64 = 0x1234_5678 // pink-ish noise (leaky integrated white)
         var lp = 0.0
         for _ in 0..<sr {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -54,7 +54,7 @@ enum PitchBenchmark {
             lp = 0.97 * lp + 0.03 * w
             out.append(Float(0.05 * (lp * 4 + 0.3 * w)))
         }
-        tone(110.0, [0, 1, 0.8, 0.6, 0.4, 0.3])             // A2 without its fundamental
+        tone(110.0, [0, 1, 0.8, 0.6, 0.4, 0.3]) // A2 without its fundamental
         return out
     }
 

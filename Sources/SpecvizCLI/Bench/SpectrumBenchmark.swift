@@ -1,5 +1,5 @@
-import Foundation
 import Analysis
+import Foundation
 import SpecvizCore
 
 /// Speed of the spectrum analysis per hop (thread CPU time, so other work on a shared
@@ -23,7 +23,6 @@ enum SpectrumBenchmark {
         return (per * 1e6, Double(analyzer.hopSize) / 44100 / per)
     }
 
-
     /// The lines `specviz bench` prints: the seed's analysis, the command line's default,
     /// and the largest FFT.
     public static func lines() -> [String] {
@@ -40,11 +39,12 @@ enum SpectrumBenchmark {
         let t0 = threadCPUSeconds()
         for _ in 0..<20000 { fft.forward(x, re: &re, im: &im) }
         let fftLine = "spectrum: real FFT 2048 alone          \(format((threadCPUSeconds() - t0) / 20000 * 1e6)) µs CPU"
-        return [fftLine] + cases.map { name, c in
-            let r = run(c)
-            let pad = String(repeating: " ", count: max(0, 30 - name.count))
-            return "spectrum: \(name)\(pad) \(format(r.microsecondsPerHop)) µs CPU per \(c.hopSize)-sample hop (\(Int(r.realTime))× real time)"
-        }
+        return [fftLine]
+            + cases.map { name, c in
+                let r = run(c)
+                let pad = String(repeating: " ", count: max(0, 30 - name.count))
+                return "spectrum: \(name)\(pad) \(format(r.microsecondsPerHop)) µs CPU per \(c.hopSize)-sample hop (\(Int(r.realTime))× real time)"
+            }
     }
 
     private static func format(_ v: Double) -> String {

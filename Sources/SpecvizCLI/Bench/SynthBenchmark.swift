@@ -1,6 +1,6 @@
 import Foundation
-import Synth
 import SpecvizCore
+import Synth
 
 /// Speed of the synthesiser for `specviz bench`.
 enum SynthBenchmark {

@@ -1,5 +1,5 @@
-import Foundation
 import Analysis
+import Foundation
 import SpecvizCore
 
 /// Speed of the tempo tracker for `specviz bench`.
@@ -29,7 +29,7 @@ enum TempoBenchmark {
                 }
                 let elapsed = threadCPUSeconds() - start
                 hops = all.count / tracker.hop
-                if run > 0 { runs.append(elapsed) }   // run 0 warms caches up
+                if run > 0 { runs.append(elapsed) } // run 0 warms caches up
             }
         }
         runs.sort()
