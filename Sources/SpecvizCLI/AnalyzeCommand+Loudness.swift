@@ -30,7 +30,7 @@ final class LoudnessTap: AudioSource {
             let n = try decoder.readInterleaved(into: UnsafeMutableBufferPointer(start: src, count: want * channels))
             if n == 0 { break }
             meter.process(src, frames: n)
-            mixToMono(src, channels: channels, frames: n, into: buffer.baseAddress! + written)
+            mixToMono(src, channels: channels, frames: n, into: buffer.baseAddress! + written, choice: decoder.channelChoice)
             written += n
         }
         return written

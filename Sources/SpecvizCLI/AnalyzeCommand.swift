@@ -52,6 +52,8 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisOptions
 
+    @OptionGroup var channelOption: ChannelOption
+
     func validate() throws {
         if json == csv { throw ValidationError("give exactly one of --json or --csv") }
         if let fps, !(1...1000).contains(fps) { throw ValidationError("--fps must be 1…1000") }
@@ -64,7 +66,7 @@ struct AnalyzeCommand: ParsableCommand {
         state.smoothing = try analysis.smoothing(fps: fps)
         if let output, !overwrite, AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
         if let output { try AtomicFile.checkWritable(output) }
-        let decoder = try AudioDecoder(path: input)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: false, channels: channelOption.channels)
         let tap = loudness ? LoudnessTap(decoder: decoder) : nil
         let feed = AnalysisFeed(source: tap ?? decoder, config: config)
         let sink = try DataSink(path: output)

@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import MediaIO
+import SpecvizCore
 import Tuning
 
 /// Opening an input file and checking names and numbers from the command line (issue 14).
 enum InputChecks {
     /// Opens `path` (`-` is standard input) under the input policy; damaged samples are
     /// reported once on stderr as a warning (unless `quiet`).
-    static func openDecoder(_ path: String, allowPlaylists: Bool, quiet: Bool = false) throws -> AudioDecoder {
+    static func openDecoder(_ path: String, allowPlaylists: Bool, quiet: Bool = false, channels: ChannelChoice = .mix) throws -> AudioDecoder {
         let decoder = try AudioDecoder(path: path, policy: InputPolicy(allowPlaylists: allowPlaylists))
+        decoder.channelChoice = channels
         if !quiet { decoder.onReplacedSamples = { warn($0) } }
         return decoder
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Geometry
+import SpecvizCore
 import Tuning
 
 // The values of the enumerated and structured options (issue 15): each is parsed in one
@@ -92,6 +93,20 @@ struct FrameSize: OptionValue, Equatable, CustomStringConvertible {
     }
 
     var description: String { "\(width)x\(height)" }
+}
+
+extension ChannelChoice: OptionValue {
+    static let noun = "channels"
+    init(parsing text: String) throws {
+        guard let c = ChannelChoice(rawValue: text.lowercased()) else { throw unknownName("channel choice", text, among: Self.allCases.map(\.rawValue)) }
+        self = c
+    }
+}
+
+/// `--channels`: which of the input's channels the analysis hears.
+struct ChannelOption: ParsableArguments {
+    @Option(help: "Channels analysed: mix (the mean, default), left or right.", transform: ChannelChoice.option)
+    var channels: ChannelChoice = .mix
 }
 
 /// Where `live` draws.

@@ -38,6 +38,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Title, cover and background") var art: ArtworkOptions
 
+    @OptionGroup var channelOption: ChannelOption
+
     @OptionGroup var analysis: AnalysisOptions
 
     @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
@@ -130,7 +132,7 @@ struct RenderCommand: ParsableCommand {
         }
         try AtomicFile.checkReplaceable(first)
         try AtomicFile.checkWritable(first)
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
         try art.apply(to: &settings, tags: decoder.tags, input: input, quiet: quiet)
         try applySegment(duration: decoder.duration, fps: settings.fps)
         let (start, end) = try timeRange(duration: decoder.duration)
@@ -203,7 +205,7 @@ struct RenderCommand: ParsableCommand {
             if !quiet { InputChecks.note("standard input is read once: the beat flash follows the music as live shows it (--causal)") }
             return
         }
-        trackers.offline = try BeatAnalyzer.analyse(path: input, allowPlaylists: allowPlaylists)
+        trackers.offline = try BeatAnalyzer.analyse(path: input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
         try Termination.check()
     }
 
@@ -228,7 +230,7 @@ struct RenderCommand: ParsableCommand {
 extension RenderCommand {
     /// `--live`: plays the file (from --from, until --to) through ALSA and shows it.
     func runLive(settings: RenderSettings) throws {
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
         let (start, end) = try timeRange(duration: decoder.duration)
         if start > 0 {
             var skip = [Float](repeating: 0, count: 4096 * decoder.channelCount)

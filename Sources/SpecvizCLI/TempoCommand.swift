@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import Foundation
 import MediaIO
+import SpecvizCore
 
 /// `specviz tempo FILE [--csv | --json]` (SPEC §1 and §6): runs the real-time tempo
 /// tracker over a file as if it were playing, and prints its display timeline.
@@ -26,6 +27,8 @@ struct TempoCommand: ParsableCommand {
 
     @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
     var allowPlaylists = false
+
+    @OptionGroup var channelOption: ChannelOption
 
     @Flag(help: "Print the display timeline as CSV.")
     var csv = false
@@ -65,7 +68,7 @@ struct TempoCommand: ParsableCommand {
 
     func run() throws {
         // The display timeline alone (--csv) needs only the causal tracker.
-        let analyzer = try BeatAnalyzer.run(path: input, allowPlaylists: allowPlaylists, beats: !csv)
+        let analyzer = try BeatAnalyzer.run(path: input, allowPlaylists: allowPlaylists, beats: !csv, channels: channelOption.channels)
         var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let updates = analysis.updates
@@ -164,8 +167,11 @@ extension BeatAnalyzer {
     /// A beat analyzer that has heard the whole of the file at `path` (decoded to mono).
     /// `beats: false`: the causal tracker only (its updates; no beats from `finish`).
     /// The input is opened like every input (`InputChecks.openDecoder`: local files only).
-    static func run(path: String, allowPlaylists: Bool = false, quiet: Bool = false, beats: Bool = true) throws -> BeatAnalyzer {
-        let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet)
+    static func run(
+        path: String, allowPlaylists: Bool = false, quiet: Bool = false, beats: Bool = true,
+        channels: ChannelChoice = .mix
+    ) throws -> BeatAnalyzer {
+        let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet, channels: channels)
         let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats)
         var buffer = [Float](repeating: 0, count: 8192)
         while true {
@@ -177,7 +183,7 @@ extension BeatAnalyzer {
     }
 
     /// The offline beat analysis of the file at `path` (render's look-ahead pre-pass).
-    static func analyse(path: String, allowPlaylists: Bool = false) throws -> BeatAnalysis {
-        try run(path: path, allowPlaylists: allowPlaylists, quiet: true).finish()
+    static func analyse(path: String, allowPlaylists: Bool = false, channels: ChannelChoice = .mix) throws -> BeatAnalysis {
+        try run(path: path, allowPlaylists: allowPlaylists, quiet: true, channels: channels).finish()
     }
 }

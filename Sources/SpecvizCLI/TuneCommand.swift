@@ -35,6 +35,8 @@ struct TuneCommand: ParsableCommand {
     @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
     var allowPlaylists = false
 
+    @OptionGroup var channelOption: ChannelOption
+
     @Flag(help: "Print one CSV row per analysis hop.")
     var csv = false
 
@@ -66,7 +68,7 @@ struct TuneCommand: ParsableCommand {
         let ref = reference.hertz
         let tuningPreset = preset
         let system = try tuningSystem.system()
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
         let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
         tracker.system = system
         var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""

@@ -25,19 +25,29 @@ public enum Signals {
         }
     }
 
-    /// Writes mono float samples as a 16-bit PCM WAV file (test fixtures).
+    /// Writes a stereo 16-bit PCM WAV file with different left and right channels.
+    public static func writeWAV(left: [Float], right: [Float], sampleRate: Int = 44100, to path: String) throws {
+        try writeWAV(interleaved: zip(left, right).flatMap { [$0, $1] }, sampleRate: sampleRate, channels: 2, to: path)
+    }
+
+    /// Writes mono float samples as a 16-bit PCM WAV file (test fixtures); with `channels`
+    /// > 1 every channel carries the same samples.
     public static func writeWAV(_ samples: [Float], sampleRate: Int = 44100, channels: Int = 1, to path: String) throws {
+        try writeWAV(interleaved: samples.flatMap { repeatElement($0, count: channels) }, sampleRate: sampleRate, channels: channels, to: path)
+    }
+
+    /// Writes interleaved samples (`channels` per frame) as a 16-bit PCM WAV file.
+    public static func writeWAV(interleaved samples: [Float], sampleRate: Int, channels: Int, to path: String) throws {
         var bytes: [UInt8] = []
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
         func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-        let dataSize = samples.count * 2 * channels
+        let dataSize = samples.count * 2
         bytes.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + dataSize))
         bytes.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16); u16(1); u16(UInt16(channels))
         u32(UInt32(sampleRate)); u32(UInt32(sampleRate * 2 * channels)); u16(UInt16(2 * channels)); u16(16)
         bytes.append(contentsOf: Array("data".utf8)); u32(UInt32(dataSize))
         for s in samples {
-            let v = Int16(max(-1, min(1, s)) * 32767)
-            for _ in 0..<channels { u16(UInt16(bitPattern: v)) }
+            u16(UInt16(bitPattern: Int16(max(-1, min(1, s)) * 32767)))
         }
         guard let f = fopen(path, "wb") else { throw TestSignalError("cannot write \(path)") }
         fwrite(bytes, 1, bytes.count, f)

@@ -104,3 +104,26 @@ final class ContractCLITests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("line 2") && r.stderr.contains("did you mean bars"), r.stderr)
     }
 }
+
+/// `--channels mix|left|right`: which channel of a stereo input the analysis hears.
+final class ChannelChoiceCLITests: XCTestCase {
+    func testLeftAndRightChannelsAreAnalysedApart() throws {
+        let dir = CLI.tempDir()
+        let l = Signals.sines([(440, 0.4)], seconds: 1), r = Signals.sines([(1000, 0.4)], seconds: 1)
+        try Signals.writeWAV(left: l, right: r, to: dir + "/lr.wav")
+        func lastNote(_ args: [String]) throws -> String {
+            let out = try CLI.run(["tune", dir + "/lr.wav", "--csv"] + args)
+            XCTAssertEqual(out.status, 0, out.stderr)
+            return String(out.stdout.split(separator: "\n").last?.split(separator: ",", omittingEmptySubsequences: false)[2] ?? "")
+        }
+        XCTAssertEqual(try lastNote(["--channels", "left"]), "A4")
+        XCTAssertEqual(try lastNote(["--channels", "right"]), "B5")
+        let a = try CLI.run(["analyze", dir + "/lr.wav", "--json", "--fps", "4", "--channels", "right"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        let frames = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any])?["frames"] as? [[String: Any]])
+        XCTAssertEqual(frames.last?["peak_hz"] as? Double ?? 0, 1000, accuracy: 3)
+        let bad = try CLI.run(["tune", dir + "/lr.wav", "--channels", "centre"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("mix, left, right"), bad.stderr)
+    }
+}

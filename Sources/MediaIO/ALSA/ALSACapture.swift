@@ -68,12 +68,7 @@ public final class ALSACapture: AudioSource {
             if n > 0 {
                 let frames = Int(n)
                 interleaved.withUnsafeBufferPointer { src in
-                    let scale = 1 / Float(channels)
-                    for i in 0..<frames {
-                        var acc: Float = 0
-                        for c in 0..<channels { acc += src[i * channels + c] }
-                        buffer[written + i] = acc * scale
-                    }
+                    mixToMono(src.baseAddress!, channels: channels, frames: frames, into: buffer.baseAddress! + written)
                 }
                 written += frames
                 continue

@@ -16,6 +16,8 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     public var description: String { path }
     /// Title, artist, album and the embedded cover, read when the file is opened.
     public let tags: MediaTags
+    /// Which channels `readMono` (and an `AudioTee`'s analysis side) hears.
+    public var channelChoice = ChannelChoice.mix
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -124,18 +126,9 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             let available = (pending.count - pendingStart) / channels
             let n = min(available, buffer.count - written)
             pending.withUnsafeBufferPointer { src in
-                var s = pendingStart
-                if channels == 1 {
-                    for i in 0..<n { buffer[written + i] = src[s + i] }
-                } else {
-                    let scale = 1 / Float(channels)
-                    for i in 0..<n {
-                        var acc: Float = 0
-                        for c in 0..<channels { acc += src[s + c] }
-                        buffer[written + i] = acc * scale
-                        s += channels
-                    }
-                }
+                mixToMono(
+                    src.baseAddress! + pendingStart, channels: channels, frames: n, into: buffer.baseAddress! + written,
+                    choice: channelChoice)
             }
             pendingStart += n * channels
             written += n

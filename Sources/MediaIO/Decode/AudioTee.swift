@@ -107,18 +107,9 @@ public final class AudioTee {
         public var duration: Double? { tee.decoder.duration }
         public var description: String { tee.decoder.description }
         public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-            let channels = channelCount
-            let scale = 1 / Float(channels)
+            let channels = channelCount, choice = tee.decoder.channelChoice
             return try tee.read(0, frames: buffer.count) { src, n in
-                if channels == 1 {
-                    for i in 0..<n { buffer[i] = src[i] }
-                } else {
-                    for i in 0..<n {
-                        var acc: Float = 0
-                        for c in 0..<channels { acc += src[i * channels + c] }
-                        buffer[i] = acc * scale
-                    }
-                }
+                mixToMono(src.baseAddress!, channels: channels, frames: n, into: buffer.baseAddress!, choice: choice)
             }
         }
         /// No more reads: the tee stops keeping sound for the analysis.
