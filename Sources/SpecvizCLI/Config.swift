@@ -25,6 +25,8 @@ struct Config: Equatable {
     var transpose: String?
     var temperament: String?
     var tonic: String?
+    var stretch: String?
+    var offsets: String?
     var size: FrameSize?
     var fps: Int?
     var tilt: Bool?
@@ -103,6 +105,17 @@ struct Config: Equatable {
                     throw fail("a temperament name or a .scl file")
                 }
                 c.temperament = v
+            case "stretch":
+                switch f.value {
+                case .string(let v) where TuningSystem.Stretch(parsing: v) != nil: c.stretch = v
+                case .number(let v) where TuningSystem.Stretch(parsing: String(v)) != nil: c.stretch = String(v)
+                default: throw fail("piano or a number of cents per octave −50…50")
+                }
+            case "offsets":
+                guard case .string(let v) = f.value, TuningSystem.offsets(parsing: v) != nil else {
+                    throw fail("NOTE:CENTS pairs like \"E2:-2,B3:+1.5\"")
+                }
+                c.offsets = v
             case "tonic":
                 guard case .string(let v) = f.value, TuningSystem.tonic(v) != nil else { throw fail("a note name like C or Eb") }
                 c.tonic = v
@@ -132,6 +145,8 @@ struct Config: Equatable {
         if let transpose { lines.append("\"transpose\": \(quote(transpose))") }
         if let temperament { lines.append("\"temperament\": \(quote(temperament))") }
         if let tonic { lines.append("\"tonic\": \(quote(tonic))") }
+        if let stretch { lines.append("\"stretch\": \(quote(stretch))") }
+        if let offsets { lines.append("\"offsets\": \(quote(offsets))") }
         if let size { lines.append("\"size\": \(quote(size.description))") }
         if let fps { lines.append("\"fps\": \(fps)") }
         if let t = analysis["tilt"], tilt != false { lines.append("\"tilt\": \(quote(t))") } else if let tilt { lines.append("\"tilt\": \(tilt)") }

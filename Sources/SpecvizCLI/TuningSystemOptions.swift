@@ -14,16 +14,37 @@ struct TuningSystemOptions: ParsableArguments {
     @Option(help: "Tonic of the temperament (sounding pitch), e.g. C, G, Eb (default C).")
     var tonic: String?
 
+    @Option(help: "Stretch tuning: piano (the Railsback curve: A0 −30 ¢ … C8 +30 ¢) or cents per octave from A4 (−50…50).")
+    var stretch: String?
+
+    @Option(help: "Cents added to single notes, e.g. \"E2:-2,B3:+1.5\" (a sweetened guitar tuning), −50…50 each.")
+    var offsets: String?
+
     /// The tuning system the options describe; `config` fills what the command line leaves out.
     func system(config: Config? = nil) throws -> TuningSystem {
         try TuningSystemOptions.make(
             transpose: transpose ?? config?.transpose,
             temperament: temperament ?? config?.temperament,
-            tonic: tonic ?? config?.tonic)
+            tonic: tonic ?? config?.tonic, stretch: stretch ?? config?.stretch, offsets: offsets ?? config?.offsets)
     }
 
-    static func make(transpose: String?, temperament: String?, tonic: String?) throws -> TuningSystem {
+    static func make(
+        transpose: String?, temperament: String?, tonic: String?, stretch: String? = nil,
+        offsets: String? = nil
+    ) throws -> TuningSystem {
         var s = TuningSystem()
+        if let stretch {
+            guard let st = TuningSystem.Stretch(parsing: stretch) else {
+                throw CLIError("--stretch '\(stretch)': use piano or cents per octave −50…50")
+            }
+            s.stretch = st
+        }
+        if let offsets {
+            guard let o = TuningSystem.offsets(parsing: offsets) else {
+                throw CLIError("--offsets '\(offsets)': use NOTE:CENTS pairs like E2:-2,B3:+1.5 (−50…50 cents)")
+            }
+            s.offsets = o
+        }
         if let transpose {
             guard let n = TuningSystem.transposition(transpose) else {
                 throw CLIError("--transpose '\(transpose)': use Bb, Eb, F, A, G, D, C or semitones −24…24")

@@ -212,21 +212,94 @@ public struct TuningSystem: Equatable, Sendable {
     public var tonic: Int
     /// Written = sounding + `transpose` semitones (B♭ clarinet: +2).
     public var transpose: Int
+    /// Octave stretch (pianos): cents added by register.
+    public var stretch: Stretch
+    /// Cents added to single notes (MIDI number → cents): a sweetened guitar's strings.
+    public var offsets: [Int: Double]
 
-    public init(temperament: Temperament = .equal, tonic: Int = 0, transpose: Int = 0) {
+    public init(
+        temperament: Temperament = .equal, tonic: Int = 0, transpose: Int = 0, stretch: Stretch = .none,
+        offsets: [Int: Double] = [:]
+    ) {
         self.temperament = temperament
         self.tonic = ((tonic % 12) + 12) % 12
         self.transpose = transpose
+        self.stretch = stretch
+        self.offsets = offsets
+    }
+
+    /// Stretch tuning: how far a note's target lies from the tempered pitch by register.
+    public enum Stretch: Equatable, Sendable {
+        case none
+        /// `cents` per octave away from A4 (sharper above, flatter below).
+        case perOctave(Double)
+        /// The average stretch of aurally tuned pianos (the Railsback curve; O. L. Railsback,
+        /// "Scale temperament as applied to piano tuning", JASA 9, 274 (1938)): a smooth
+        /// curve through A0 −30, A1 −12, A2 −4, A3 −1, A4 0, A5 +2, A6 +8, A7 +20, C8 +30 ¢.
+        case piano
+
+        /// Railsback anchor points (MIDI, cents).
+        static let railsback: [(Double, Double)] = [(21, -30), (33, -12), (45, -4), (57, -1), (69, 0), (81, 2), (93, 8), (105, 20), (108, 30)]
+
+        /// Cents at MIDI note `midi`.
+        public func cents(at midi: Int) -> Double {
+            switch self {
+            case .none: return 0
+            case .perOctave(let c): return c * Double(midi - 69) / 12
+            case .piano:
+                let pts = Stretch.railsback, m = Double(min(max(midi, 21), 108))
+                var i = 0
+                while i < pts.count - 2 && m > pts[i + 1].0 { i += 1 }
+                // Monotone cubic (Fritsch–Carlson slopes) between anchors i and i+1.
+                func slope(_ k: Int) -> Double {
+                    let d0 = k > 0 ? (pts[k].1 - pts[k - 1].1) / (pts[k].0 - pts[k - 1].0) : nil
+                    let d1 = k < pts.count - 1 ? (pts[k + 1].1 - pts[k].1) / (pts[k + 1].0 - pts[k].0) : nil
+                    guard let a = d0 else { return d1! }
+                    guard let b = d1 else { return a }
+                    return a * b <= 0 ? 0 : 2 / (1 / a + 1 / b)
+                }
+                let (x0, y0) = pts[i], (x1, y1) = pts[i + 1]
+                let h = x1 - x0, t = (m - x0) / h
+                let h00 = 2 * t * t * t - 3 * t * t + 1, h10 = t * t * t - 2 * t * t + t
+                let h01 = -2 * t * t * t + 3 * t * t, h11 = t * t * t - t * t
+                return h00 * y0 + h10 * h * slope(i) + h01 * y1 + h11 * h * slope(i + 1)
+            }
+        }
+
+        /// `piano`, or a number of cents per octave −50…50; nil otherwise.
+        public init?(parsing text: String) {
+            let t = text.trimmingCharacters().lowercased()
+            if t == "piano" || t == "railsback" { self = .piano; return }
+            if t == "none" || t == "off" || t == "0" { self = .none; return }
+            guard let c = Double(t), c.isFinite, abs(c) <= 50 else { return nil }
+            self = .perOctave(c)
+        }
+    }
+
+    /// `--offsets "E2:-2,B3:+1.5"`: notes and their cents (−50…50); nil when malformed.
+    public static func offsets(parsing text: String) -> [Int: Double]? {
+        var out: [Int: Double] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: ":")
+            guard parts.count == 2, let note = Note(name: String(parts[0]).trimmingCharacters()),
+                let c = Double(String(parts[1]).trimmingCharacters()), c.isFinite, abs(c) <= 50
+            else { return nil }
+            out[note.midi] = c
+        }
+        return out.isEmpty ? nil : out
     }
 
     public static let equal = TuningSystem()
 
     /// True for equal temperament without transposition (the tuner's default behaviour).
-    public var isPlain: Bool { temperament.deviations.allSatisfy { $0 == 0 } && transpose == 0 }
+    public var isPlain: Bool {
+        temperament.deviations.allSatisfy { $0 == 0 } && transpose == 0 && stretch == .none && offsets.isEmpty
+    }
 
-    /// Cents from equal temperament of the sounding note `note`.
-    @inlinable public func deviation(of note: Note) -> Double {
-        temperament.deviations[((note.pitchClass - tonic) % 12 + 12) % 12]
+    /// Cents from equal temperament of the sounding note `note`: its temperament, the
+    /// stretch at its register and its own offset.
+    public func deviation(of note: Note) -> Double {
+        temperament.deviations[((note.pitchClass - tonic) % 12 + 12) % 12] + stretch.cents(at: note.midi) + (offsets[note.midi] ?? 0)
     }
 
     /// The tempered frequency (Hz) of the sounding note `note` for A4 = `reference` Hz.

@@ -86,3 +86,27 @@ final class TuneCLITests: XCTestCase {
         }
     }
 }
+
+/// `--stretch` and `--offsets` reach the tuner's targets from the command line (issue 19).
+final class StretchCLITests: XCTestCase {
+    func testStretchedA6AndSweetenedE2ReadInTune() throws {
+        let dir = CLI.tempDir()
+        let a6 = 1760 * pow(2, 8.0 / 1200)
+        try Signals.writeWAV(Signals.sines([(a6, 0.4)], seconds: 1), to: dir + "/a6.wav")
+        func meanCents(_ file: String, _ args: [String]) throws -> Double {
+            let r = try CLI.run(["tune", dir + "/" + file, "--json"] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let notes = try XCTUnwrap(obj["notes"] as? [[String: Any]])
+            return try XCTUnwrap(notes.first?["mean_cents"] as? Double)
+        }
+        XCTAssertEqual(try meanCents("a6.wav", []), 8, accuracy: 1)
+        XCTAssertEqual(try meanCents("a6.wav", ["--stretch", "piano"]), 0, accuracy: 1)
+        let e2 = 82.4069 * pow(2, -3.0 / 1200)
+        try Signals.writeWAV(Signals.sines([(e2, 0.4), (2 * e2, 0.3), (3 * e2, 0.2)], seconds: 1.5), to: dir + "/e2.wav")
+        XCTAssertEqual(try meanCents("e2.wav", ["--preset", "guitar-standard", "--offsets", "E2:-3"]), 0, accuracy: 1)
+        let bad = try CLI.run(["tune", dir + "/e2.wav", "--offsets", "E2"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("NOTE:CENTS"), bad.stderr)
+    }
+}
