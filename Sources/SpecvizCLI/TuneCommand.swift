@@ -1,7 +1,11 @@
 import Analysis
 import ArgumentParser
 import Foundation
+import Geometry
 import MediaIO
+import Raster
+import ShadersCPU
+import SpecvizCore
 import Tuning
 
 /// `specviz tune FILE [--csv|--json] [--raw] [--preset NAME] [--reference HZ] [--flats]` (SPEC §1, §5):
@@ -59,12 +63,23 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var tuningSystem: TuningSystemOptions
 
+    @Option(help: "Also draw an intonation chart to this PNG: a lane per note, the cents over time, ±5 ¢ shaded.")
+    var report: String?
+
+    @Flag(name: [.customShort("y"), .long], help: "Overwrite the report PNG if it exists.")
+    var overwrite = false
+
     func validate() throws {
         if csv && json { throw ValidationError("--csv and --json are alternatives: pick one") }
         if raw && !csv && !json { throw ValidationError("--raw goes with --csv or --json") }
     }
 
     func run() throws {
+        if let report {
+            guard report.lowercased().hasSuffix(".png") else { throw CLIError("--report writes a PNG: give it a .png name") }
+            if !overwrite && AtomicFile.exists(report) { throw CLIError("'\(report)' exists (use -y to overwrite)") }
+            try AtomicFile.checkWritable(report)
+        }
         let ref = reference.hertz
         let tuningPreset = preset
         let system = try tuningSystem.system()
@@ -74,6 +89,8 @@ struct TuneCommand: ParsableCommand {
         var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
         var frames = "" // JSON frame objects, comma-separated
         var summary = TuneSummary()
+        var chartPoints: [IntonationChart.Point] = []
+        let charting = report != nil
         let flats = self.flats, raw = self.raw, csv = self.csv, json = self.json
         let onHop: (PitchTracker) -> Void = { t in
             // One row: (f0, note, cents, confidence), nil f0 when nothing is shown.
@@ -94,6 +111,7 @@ struct TuneCommand: ParsableCommand {
                 row = (r.frequency, r.note.name(flats: flats), r.cents, r.confidence)
             }
             if let r = row { confidence = r.3 }
+            if charting, let d = t.display { chartPoints.append(IntonationChart.Point(time: t.time, midi: d.note.midi, cents: d.cents)) }
             if csv {
                 out += String(format: "%.4f,", t.time)
                 if let r = row {
@@ -129,7 +147,24 @@ struct TuneCommand: ParsableCommand {
         } else if !csv {
             out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats, system: system)
         }
+        if let report {
+            var subtitle = "\(tuningPreset.id) · A4 = \(String(format: "%g", ref)) Hz · \(system.temperament.id)"
+            if system.transpose != 0 { subtitle += " · written pitch (\(system.transpose > 0 ? "+" : "")\(system.transpose))" }
+            if system.stretch != .none { subtitle += " · stretched" }
+            let chart = IntonationChart(points: chartPoints, duration: tracker.time, title: name, subtitle: subtitle, flats: flats)
+            try Self.draw(chart, to: report, overwrite: overwrite)
+        }
         FileHandle.standardOutput.write(out.data(using: .utf8)!)
+    }
+
+    /// Rasterises the chart (1600 px wide) and writes the PNG atomically.
+    static func draw(_ chart: IntonationChart, to path: String, overwrite: Bool) throws {
+        let width = 1600, height = chart.height(width: width)
+        var scene = Scene(width: width, height: height, clearColor: SIMD4(0.05, 0.055, 0.07, 1))
+        chart.build(into: &scene)
+        var picture = PixelBuffer(width: width, height: height)
+        try Rasterizer(threads: 2).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: try? FreeTypeFont())
+        try PNGFile.write(picture, to: path, overwrite: overwrite)
     }
 
     /// The `--json` document: the summary's notes and every hop's row.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 import SpecvizTestSupport
 import XCTest
 
@@ -108,5 +109,24 @@ final class StretchCLITests: XCTestCase {
         let bad = try CLI.run(["tune", dir + "/e2.wav", "--offsets", "E2"])
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.stderr.contains("NOTE:CENTS"), bad.stderr)
+    }
+}
+
+/// `tune --report out.png`: the chart is written atomically; bad names are one error line.
+final class TuneReportCLITests: XCTestCase {
+    func testReportIsWrittenAndRefusesBadNames() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 1), to: dir + "/a.wav")
+        let r = try CLI.run(["tune", dir + "/a.wav", "--report", dir + "/chart.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("A4"), "the summary still prints")
+        let chart = try PNGFile.read(dir + "/chart.png")
+        XCTAssertEqual(chart.width, 1600)
+        let again = try CLI.run(["tune", dir + "/a.wav", "--report", dir + "/chart.png"])
+        XCTAssertNotEqual(again.status, 0)
+        XCTAssertTrue(again.stderr.contains("exists"), again.stderr)
+        let jpg = try CLI.run(["tune", dir + "/a.wav", "--report", dir + "/chart.jpg"])
+        XCTAssertNotEqual(jpg.status, 0)
+        XCTAssertEqual(CLI.files(dir).sorted(), ["a.wav", "chart.png"])
     }
 }
