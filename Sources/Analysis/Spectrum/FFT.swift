@@ -108,54 +108,14 @@ public final class RealFFT {
                     }
                     start += len
                 }
-            } else if h >= 8 {
-                // Eight butterflies at a time (SIMD8: two AVX/SSE registers' worth per load).
-                let tr = UnsafeRawPointer(stageRe.base + (h - 1)), ti = UnsafeRawPointer(stageIm.base + (h - 1))
-                let xr = UnsafeMutableRawPointer(zr.base), xi = UnsafeMutableRawPointer(zi.base)
-                var start = 0
-                while start < half {
-                    var k = 0
-                    while k < h {
-                        let wr = tr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
-                        let wi = ti.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
-                        let oa = 4 * (start + k), ob = oa + 4 * h
-                        let ar = xr.loadUnaligned(fromByteOffset: oa, as: SIMD8<Float>.self)
-                        let ai = xi.loadUnaligned(fromByteOffset: oa, as: SIMD8<Float>.self)
-                        let rr = xr.loadUnaligned(fromByteOffset: ob, as: SIMD8<Float>.self)
-                        let ri = xi.loadUnaligned(fromByteOffset: ob, as: SIMD8<Float>.self)
-                        let br = rr * wr - ri * wi
-                        let bi = rr * wi + ri * wr
-                        xr.storeBytes(of: ar - br, toByteOffset: ob, as: SIMD8<Float>.self)
-                        xi.storeBytes(of: ai - bi, toByteOffset: ob, as: SIMD8<Float>.self)
-                        xr.storeBytes(of: ar + br, toByteOffset: oa, as: SIMD8<Float>.self)
-                        xi.storeBytes(of: ai + bi, toByteOffset: oa, as: SIMD8<Float>.self)
-                        k += 8
-                    }
-                    start += len
-                }
             } else {
+                // Eight (or, in the stage of 4, four) butterflies at a time.
                 let tr = UnsafeRawPointer(stageRe.base + (h - 1)), ti = UnsafeRawPointer(stageIm.base + (h - 1))
                 let xr = UnsafeMutableRawPointer(zr.base), xi = UnsafeMutableRawPointer(zi.base)
-                var start = 0
-                while start < half {
-                    var k = 0
-                    while k < h {
-                        let wr = tr.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
-                        let wi = ti.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<Float>.self)
-                        let oa = 4 * (start + k), ob = oa + 4 * h
-                        let ar = xr.loadUnaligned(fromByteOffset: oa, as: SIMD4<Float>.self)
-                        let ai = xi.loadUnaligned(fromByteOffset: oa, as: SIMD4<Float>.self)
-                        let rr = xr.loadUnaligned(fromByteOffset: ob, as: SIMD4<Float>.self)
-                        let ri = xi.loadUnaligned(fromByteOffset: ob, as: SIMD4<Float>.self)
-                        let br = rr * wr - ri * wi
-                        let bi = rr * wi + ri * wr
-                        xr.storeBytes(of: ar - br, toByteOffset: ob, as: SIMD4<Float>.self)
-                        xi.storeBytes(of: ai - bi, toByteOffset: ob, as: SIMD4<Float>.self)
-                        xr.storeBytes(of: ar + br, toByteOffset: oa, as: SIMD4<Float>.self)
-                        xi.storeBytes(of: ai + bi, toByteOffset: oa, as: SIMD4<Float>.self)
-                        k += 4
-                    }
-                    start += len
+                if h >= 8 {
+                    Self.butterflies(SIMD8<Float>.self, h: h, half: half, len: len, tr: tr, ti: ti, xr: xr, xi: xi)
+                } else {
+                    Self.butterflies(SIMD4<Float>.self, h: h, half: half, len: len, tr: tr, ti: ti, xr: xr, xi: xi)
                 }
             }
             h = len
@@ -213,6 +173,36 @@ public final class RealFFT {
                 im[k] = ei - tr
                 k += 1
             }
+        }
+    }
+
+    /// One radix-2 stage on `V`-wide lanes: butterflies (a, b) = (a + w·b, a − w·b) for the
+    /// h = `len`/2 pairs of every block, twiddles `tr`/`ti`, data `xr`/`xi` (split complex).
+    @inline(__always)
+    private static func butterflies<V: SIMD>(
+        _: V.Type, h: Int, half: Int, len: Int, tr: UnsafeRawPointer, ti: UnsafeRawPointer,
+        xr: UnsafeMutableRawPointer, xi: UnsafeMutableRawPointer
+    ) where V.Scalar == Float {
+        var start = 0
+        while start < half {
+            var k = 0
+            while k < h {
+                let wr = tr.loadUnaligned(fromByteOffset: 4 * k, as: V.self)
+                let wi = ti.loadUnaligned(fromByteOffset: 4 * k, as: V.self)
+                let oa = 4 * (start + k), ob = oa + 4 * h
+                let ar = xr.loadUnaligned(fromByteOffset: oa, as: V.self)
+                let ai = xi.loadUnaligned(fromByteOffset: oa, as: V.self)
+                let rr = xr.loadUnaligned(fromByteOffset: ob, as: V.self)
+                let ri = xi.loadUnaligned(fromByteOffset: ob, as: V.self)
+                let br = rr * wr - ri * wi
+                let bi = rr * wi + ri * wr
+                xr.storeBytes(of: ar - br, toByteOffset: ob, as: V.self)
+                xi.storeBytes(of: ai - bi, toByteOffset: ob, as: V.self)
+                xr.storeBytes(of: ar + br, toByteOffset: oa, as: V.self)
+                xi.storeBytes(of: ai + bi, toByteOffset: oa, as: V.self)
+                k += V.scalarCount
+            }
+            start += len
         }
     }
 }
