@@ -69,7 +69,8 @@ public struct Note: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-    fileprivate func trimmingCharacters() -> String {
+    /// Without leading and trailing whitespace (the module's one trim; no Foundation).
+    func trimmingCharacters() -> String {
         var s = Substring(self)
         while s.first?.isWhitespace == true { s = s.dropFirst() }
         while s.last?.isWhitespace == true { s = s.dropLast() }

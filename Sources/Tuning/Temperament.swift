@@ -352,12 +352,3 @@ public struct TuningSystem: Equatable, Sendable {
     /// Pitch class of a `--tonic` name (`C`, `F#`, `Eb`), nil when it is not one.
     public static func tonic(_ text: String) -> Int? { Note(name: text.trimmingCharacters() + "4")?.pitchClass }
 }
-
-extension String {
-    fileprivate func trimmingCharacters() -> String {
-        var s = Substring(self)
-        while s.first?.isWhitespace == true { s = s.dropFirst() }
-        while s.last?.isWhitespace == true { s = s.dropLast() }
-        return String(s)
-    }
-}
