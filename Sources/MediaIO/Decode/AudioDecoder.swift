@@ -232,19 +232,9 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             throw MediaError("'\(path)': channel count changes mid-stream", path: path)
         }
         let swr = try setUpResampler(for: f)
-        let maxOut = Int(swr_get_out_samples(swr, f.pointee.nb_samples)) + 16
-        let base = pending.count
-        pending.append(contentsOf: repeatElement(0, count: maxOut * channelCount))
-        let got: Int32 = pending.withUnsafeMutableBufferPointer { dst in
-            var outPtr: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(dst.baseAddress! + base)
-                .assumingMemoryBound(to: UInt8.self)
-            return withUnsafeMutablePointer(to: &outPtr) { outs in
-                swr_convert(swr, outs, Int32(maxOut), spv_frame_data_cptr(f), f.pointee.nb_samples)
-            }
-        }
-        try avCheck(got, "swr_convert", "'\(path)'", path: path)
-        pending.removeLast((maxOut - Int(got)) * channelCount)
-        sanitize(from: base)
+        try resample(
+            swr, frames: Int(swr_get_out_samples(swr, f.pointee.nb_samples)) + 16,
+            input: spv_frame_data_cptr(f), count: f.pointee.nb_samples)
     }
 
     /// Replaces non-finite samples by 0 and clamps huge ones, from `start` to the end of
@@ -269,13 +259,19 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     }
 
     private func flushResampler(_ swr: OpaquePointer, frames: Int) throws {
+        try resample(swr, frames: frames, input: nil, count: 0)
+    }
+
+    /// Converts `count` input frames (nil: the resampler's delay at the end) into at most
+    /// `frames` output frames appended to `pending`, sanitized.
+    private func resample(_ swr: OpaquePointer, frames: Int, input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws {
         let base = pending.count
         pending.append(contentsOf: repeatElement(0, count: frames * channelCount))
         let got: Int32 = pending.withUnsafeMutableBufferPointer { dst in
             var outPtr: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(dst.baseAddress! + base)
                 .assumingMemoryBound(to: UInt8.self)
             return withUnsafeMutablePointer(to: &outPtr) { outs in
-                swr_convert(swr, outs, Int32(frames), nil, 0)
+                swr_convert(swr, outs, Int32(frames), input, count)
             }
         }
         try avCheck(got, "swr_convert", "'\(path)'", path: path)
