@@ -53,11 +53,14 @@ public struct ModeTraits: Sendable, Equatable {
     public var needsPitch: Bool
     /// Needs the oscilloscope trigger.
     public var needsScope: Bool
+    /// Draws a stereo input's two channels apart (`--channels stereo`).
+    public var stereo: Bool
 
     public init(
         overlays: Bool = false, waveformStrip: Bool = true, labels: LabelSet, paletteIsHeatmap: Bool = false,
-        needsPitch: Bool = false, needsScope: Bool = false
+        needsPitch: Bool = false, needsScope: Bool = false, stereo: Bool = false
     ) {
+        self.stereo = stereo
         self.overlays = overlays
         self.waveformStrip = waveformStrip
         self.labels = labels
@@ -71,9 +74,9 @@ extension VisualizationMode {
     /// The mode's traits (the one table of them).
     public var traits: ModeTraits {
         switch self {
-        case .bars, .curve: return ModeTraits(overlays: true, labels: .axes(.linear))
+        case .bars, .curve: return ModeTraits(overlays: true, labels: .axes(.linear), stereo: true)
         case .circular: return ModeTraits(labels: .axes(.radial))
-        case .spectrogram: return ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true)
+        case .spectrogram: return ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true, stereo: true)
         case .surface, .surfacePlus: return ModeTraits(overlays: true, labels: .surface)
         case .tuner: return ModeTraits(waveformStrip: false, labels: .none, needsPitch: true)
         case .scope: return ModeTraits(waveformStrip: false, labels: .titleOnly, needsScope: true)

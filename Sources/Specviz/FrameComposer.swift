@@ -13,6 +13,8 @@ import SpecvizCore
 public final class FrameComposer {
     public private(set) var settings: RenderSettings
     public private(set) var state = VisualState()
+    /// The right channel's state in a stereo render.
+    public private(set) var stateRight: VisualState?
     public private(set) var scene: Scene
     public let layout: Layout
     let rasterizer: Rasterizer
@@ -50,6 +52,12 @@ public final class FrameComposer {
         rasterizer.background = artwork?.background
         state.smoothing = settings.smoothing
         if settings.fullResolutionSpectrogram { state.hopHistory = History(rows: max(settings.height, 16), bands: LogBands.count) }
+        if settings.stereo != nil && settings.mode.traits.stereo {
+            var right = VisualState()
+            right.smoothing = settings.smoothing
+            right.hopHistory = state.hopHistory
+            stateRight = right
+        }
     }
 
     /// Advances one video frame toward `target` (the latest analysis frame at or before
@@ -68,6 +76,12 @@ public final class FrameComposer {
             state.tempo!.beat = Float(max(0, 1 - (time - lastBeatTime) / FrameComposer.beatFade))
         }
         state.flash = time < flashUntil - 1e-9 ? 0.15 : 0
+    }
+
+    /// Advances the right channel's state one video frame (stereo renders).
+    public func stepRight(toward target: SpectrumFrame) {
+        stateRight?.step(toward: target)
+        stateRight?.time = state.time
     }
 
     /// Continues from another composer (live mode switch or resize): its visual state and
@@ -102,7 +116,9 @@ public final class FrameComposer {
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)
-        if let artwork {
+        if let right = stateRight, let arrangement = settings.stereo {
+            buildStereo(right: right, arrangement)
+        } else if let artwork {
             // The title and artist go beside or under the cover instead of the title slot.
             var plain = settings
             plain.title = nil
@@ -120,6 +136,29 @@ public final class FrameComposer {
                 TextRun(
                     text, at: layout.statsOrigin, size: layout.fontSize * 0.7,
                     color: SIMD4(0.6, 1, 0.6, 0.9), anchor: .right))
+        }
+    }
+
+    /// A stereo frame: the left channel in the top half, the right in the bottom half
+    /// (mirrored about the centre line for `.mirror`), each built by the mode at half height.
+    private func buildStereo(right: VisualState, _ arrangement: StereoLayout) {
+        let w = settings.width, h = settings.height, half = h / 2
+        let mirror = arrangement == .mirror
+        var vertex = scene.vertices2D.count, item = scene.items.count
+        let top = Layout(width: w, height: half, labels: layout.labels)
+        ModeCatalog.build(settings.mode, state: state, layout: top, settings: settings, into: &scene)
+        scene.place2D(fromVertex: vertex, fromItem: item, scale: 0.5, offset: 0.5, textOffset: 0)
+        vertex = scene.vertices2D.count
+        item = scene.items.count
+        var plain = settings
+        plain.title = nil
+        let bottom = Layout(width: w, height: h - half, labels: layout.labels)
+        ModeCatalog.build(settings.mode, state: right, layout: bottom, settings: plain, into: &scene)
+        scene.place2D(fromVertex: vertex, fromItem: item, scale: mirror ? -0.5 : 0.5, offset: -0.5, textOffset: Float(mirror ? h : half))
+        if layout.labels {
+            let f = top.fontSize, x = Float(w) - f * 0.45
+            scene.addText(TextRun("L", at: SIMD2(x, Float(half) * 0.5), size: f, color: Labels.titleColor, anchor: .center))
+            scene.addText(TextRun("R", at: SIMD2(x, Float(half) * 1.5 + f * 0.7), size: f, color: Labels.titleColor, anchor: .center))
         }
     }
 

@@ -8,12 +8,18 @@ import SpecvizCore
 /// and the composer advances its visual state. Rendering the state is the composer's.
 public final class Pipeline {
     public let feed: AnalysisFeed
+    /// The right channel's analysis in a stereo render (`feed` then hears the left).
+    public let feedRight: AnalysisFeed?
     /// The pitch, tempo and scope trackers the settings need (nil: none).
     public let trackers: OverlayTrackers?
     public private(set) var composer: FrameComposer
 
-    public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, trackers: OverlayTrackers?) {
+    public init(
+        source: AudioSource, right: AudioSource? = nil, settings: RenderSettings, glyphs: GlyphProvider?,
+        trackers: OverlayTrackers?
+    ) {
         feed = AnalysisFeed(source: source, config: settings.analysis)
+        feedRight = right.map { AnalysisFeed(source: $0, config: settings.analysis) }
         composer = FrameComposer(settings: settings, glyphs: glyphs)
         self.trackers = trackers
         if let trackers { feed.taps.append(trackers) }
@@ -23,6 +29,10 @@ public final class Pipeline {
     /// up to `time`, the overlays and beats of that frame, one visual-state step.
     public func step(time: Double, dt: Double) throws {
         try feed.advance(to: time)
+        if let feedRight {
+            try feedRight.advance(to: time)
+            composer.stepRight(toward: feedRight.latest)
+        }
         let settings = composer.settings
         let beats =
             trackers?.apply(

@@ -29,10 +29,14 @@ public final class RenderJob {
     /// settings show none of them); they listen to the feed.
     public var trackers: OverlayTrackers? { pipeline.trackers }
 
-    public init(source: AudioSource, settings: RenderSettings, glyphs: GlyphProvider?, from: Double = 0, to: Double? = nil) {
+    /// - right: the right channel's source for a stereo render (`settings.stereo`).
+    public init(
+        source: AudioSource, right: AudioSource? = nil, settings: RenderSettings, glyphs: GlyphProvider?,
+        from: Double = 0, to: Double? = nil
+    ) {
         self.settings = settings
         pipeline = Pipeline(
-            source: source, settings: settings, glyphs: glyphs,
+            source: source, right: right, settings: settings, glyphs: glyphs,
             trackers: OverlayTrackers.forRender(settings, sampleRate: source.sampleRate))
         self.from = from.isFinite ? max(0, from) : 0
         // Never past the end of the input when its duration is known.

@@ -15,6 +15,8 @@ public struct RenderSettings: Sendable {
     public var stats = false
     /// Artist line under the title (with `title`, from the file's tags or `--artist`).
     public var artist: String? = nil
+    /// Draw the left and right channels apart (`--channels stereo`): nil draws one.
+    public var stereo: StereoLayout? = nil
     /// Frames with straight alpha: 0 where nothing was drawn (`--transparent`).
     public var transparent = false
     /// Cover, logo and background pictures (issue 17).
@@ -62,4 +64,13 @@ public struct RenderSettings: Sendable {
     public var threads = 2
 
     public init() {}
+}
+
+/// How a stereo render places its two channels.
+public enum StereoLayout: String, CaseIterable, Sendable {
+    /// Left on top, right below, each a whole picture at half height.
+    case split
+    /// Left above the centre line, right mirrored below it: the spectra grow outward from
+    /// the middle, where the two waveform strips meet.
+    case mirror
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Geometry
+import Specviz
 import SpecvizCore
 import Tuning
 
@@ -107,6 +108,47 @@ extension ChannelChoice: OptionValue {
 struct ChannelOption: ParsableArguments {
     @Option(help: "Channels analysed: mix (the mean, default), left or right.", transform: ChannelChoice.option)
     var channels: ChannelChoice = .mix
+}
+
+/// `render --channels`: one channel (or the mix) as everywhere, or `stereo`, both drawn.
+enum RenderChannels: OptionValue, Equatable {
+    case one(ChannelChoice)
+    case stereo
+    static let noun = "channels"
+    init(parsing text: String) throws {
+        if text.lowercased() == "stereo" { self = .stereo; return }
+        guard let c = ChannelChoice(rawValue: text.lowercased()) else {
+            throw unknownName("channel choice", text, among: ChannelChoice.allCases.map(\.rawValue) + ["stereo"])
+        }
+        self = .one(c)
+    }
+    /// What the (first) analysis hears.
+    var pick: ChannelChoice {
+        if case .one(let c) = self { return c }
+        return .left
+    }
+}
+
+extension StereoLayout: OptionValue {
+    static let noun = "stereo layout"
+    init(parsing text: String) throws {
+        guard let s = StereoLayout(rawValue: text.lowercased()) else { throw unknownName("stereo layout", text, among: Self.allCases.map(\.rawValue)) }
+        self = s
+    }
+}
+
+/// `render`'s channel options.
+struct RenderChannelOptions: ParsableArguments {
+    @Option(
+        help:
+            "Channels drawn: mix (the mean, default), left, right, or stereo (left and right apart in bars, curve and spectrogram; other modes and mono inputs draw the mix).",
+        transform: RenderChannels.option)
+    var channels: RenderChannels = .one(.mix)
+
+    @Option(
+        name: .customLong("stereo-layout"), help: "With --channels stereo: split (left on top, right below) or mirror (right mirrored below the centre).",
+        transform: StereoLayout.option)
+    var stereoLayout: StereoLayout = .split
 }
 
 /// Where `live` draws.

@@ -38,7 +38,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Title, cover and background") var art: ArtworkOptions
 
-    @OptionGroup var channelOption: ChannelOption
+    @OptionGroup var channelOption: RenderChannelOptions
 
     @OptionGroup var analysis: AnalysisOptions
 
@@ -132,8 +132,11 @@ struct RenderCommand: ParsableCommand {
         }
         try AtomicFile.checkReplaceable(first)
         try AtomicFile.checkWritable(first)
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)
         try art.apply(to: &settings, tags: decoder.tags, input: input, quiet: quiet)
+        // Both channels drawn apart when there are two and the mode draws them.
+        let stereo = channelOption.channels == .stereo && decoder.channelCount >= 2 && settings.mode.traits.stereo
+        if stereo { settings.stereo = channelOption.stereoLayout }
         try applySegment(duration: decoder.duration, fps: settings.fps)
         let (start, end) = try timeRange(duration: decoder.duration)
         let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil
@@ -143,7 +146,11 @@ struct RenderCommand: ParsableCommand {
         try Termination.check()
 
         if isPNG && !isSequence {
-            let job = RenderJob(source: decoder, settings: settings, glyphs: glyphs, from: start, to: end)
+            // A stereo still reads both channels through a tee (no sound track is kept).
+            let stillTee = stereo ? AudioTee(decoder: decoder) : nil
+            let job = RenderJob(
+                source: stillTee?.analysis ?? decoder, right: stillTee?.rightAnalysis(), settings: settings, glyphs: glyphs,
+                from: start, to: end)
             try attachBeats(to: job, settings: settings)
             job.cancelled = { Termination.isSet }
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
@@ -162,7 +169,8 @@ struct RenderCommand: ParsableCommand {
         if at != nil { throw CLIError("--at makes a single PNG still: use -o NAME.png") }
         // One read of the input feeds the analysis and the sound of the video.
         let tee = AudioTee(decoder: decoder)
-        let job = RenderJob(source: tee.analysis, settings: settings, glyphs: glyphs, from: start, to: end)
+        let right = stereo ? tee.rightAnalysis() : nil
+        let job = RenderJob(source: tee.analysis, right: right, settings: settings, glyphs: glyphs, from: start, to: end)
         try attachBeats(to: job, settings: settings)
         let sink: FrameSink
         if isSequence {
@@ -187,7 +195,10 @@ struct RenderCommand: ParsableCommand {
         job.progress = { done, total in bar.update(done: done, total: total) }
         if batch.progressLines { job.progress = BatchOptions.reportProgress }
         job.cancelled = { Termination.isSet }
-        job.finishedReading = { tee.analysis.stop() }
+        job.finishedReading = {
+            tee.analysis.stop()
+            right?.stop()
+        }
         defer { bar.finish() }
         do {
             try job.run(into: sink)
@@ -205,7 +216,7 @@ struct RenderCommand: ParsableCommand {
             if !quiet { InputChecks.note("standard input is read once: the beat flash follows the music as live shows it (--causal)") }
             return
         }
-        trackers.offline = try BeatAnalyzer.analyse(path: input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
+        trackers.offline = try BeatAnalyzer.analyse(path: input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)
         try Termination.check()
     }
 
@@ -230,7 +241,7 @@ struct RenderCommand: ParsableCommand {
 extension RenderCommand {
     /// `--live`: plays the file (from --from, until --to) through ALSA and shows it.
     func runLive(settings: RenderSettings) throws {
-        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
+        let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)
         let (start, end) = try timeRange(duration: decoder.duration)
         if start > 0 {
             var skip = [Float](repeating: 0, count: 4096 * decoder.channelCount)

@@ -112,6 +112,19 @@ public struct Scene: Sendable {
         items.append(.draw(DrawCommand(pipeline: .lit3D, first: first, count: count, mvp: mvp)))
     }
 
+    /// Moves what was added since `vertex`/`item` (2D vertices and text) into a band of the
+    /// frame: clip y ↦ `offset` + `scale`·y; text baselines (pixels) y ↦ `textOffset` + y, or
+    /// for a negative `scale` (a mirrored band) `textOffset` − y, the text itself kept upright.
+    public mutating func place2D(fromVertex vertex: Int, fromItem item: Int, scale: Float, offset: Float, textOffset: Float) {
+        for i in vertex..<vertices2D.count { vertices2D[i].position.y = offset + scale * vertices2D[i].position.y }
+        for i in item..<items.count {
+            if case .text(var run) = items[i] {
+                run.origin.y = scale < 0 ? textOffset - run.origin.y + run.size * 0.7 : textOffset + run.origin.y
+                items[i] = .text(run)
+            }
+        }
+    }
+
     /// Adds `amount` to the red, green and blue of every vertex (the beat flash), after the
     /// frame is built.
     public mutating func brighten(by amount: Float) {

@@ -114,3 +114,40 @@ final class ArtworkCLITests: XCTestCase {
         XCTAssertEqual(try CLI.run(video + ["-o", dir + "/v.webm"]).status, 0)
     }
 }
+
+/// `--channels stereo` draws the left channel in the top half and the right in the bottom
+/// half (bars, curve, spectrogram); a mono input draws as without it.
+final class StereoCLITests: XCTestCase {
+    func testLeftOnTopRightBelow() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(left: Signals.sines([(110, 0.5)], seconds: 1.5), right: Signals.sines([(3000, 0.5)], seconds: 1.5), to: dir + "/lr.wav")
+        let r = try CLI.run([
+            "render", dir + "/lr.wav", "--channels", "stereo", "--mode", "bars", "--at", "1", "--size", "640x360",
+            "--no-labels", "-o", dir + "/s.png",
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let p = try PNGFile.read(dir + "/s.png")
+        // Lit pixels (any colour channel > 60) in the columns around x.
+        func lit(x: Int, rows: Range<Int>) -> Int {
+            var n = 0
+            for y in rows { for dx in -6...6 where max(p.rgba(x: x + dx, y: y).x, p.rgba(x: x + dx, y: y).y, p.rgba(x: x + dx, y: y).z) > 60 { n += 1 } }
+            return n
+        }
+        // Log axis 20 Hz–20 kHz over the width (no labels: 2 % margins): 110 Hz at ~25 %, 3 kHz at ~72 %.
+        func column(_ hz: Double) -> Int { Int(640 * (0.02 + 0.96 * log10(hz / 20) / 3)) }
+        XCTAssertGreaterThan(lit(x: column(110), rows: 10..<140), 40, "left tone on top")
+        XCTAssertLessThan(lit(x: column(110), rows: 190..<320), 10, "not below")
+        XCTAssertGreaterThan(lit(x: column(3000), rows: 190..<320), 40, "right tone below")
+        XCTAssertLessThan(lit(x: column(3000), rows: 10..<140), 10, "not on top")
+
+        // A mono input: the same picture as without --channels stereo.
+        try Signals.writeWAV(Signals.sines([(440, 0.5)], seconds: 1.5), to: dir + "/m.wav")
+        let still = ["render", dir + "/m.wav", "--at", "1", "--size", "160x90", "--mode", "curve"]
+        XCTAssertEqual(try CLI.run(still + ["-o", dir + "/a.png"]).status, 0)
+        XCTAssertEqual(try CLI.run(still + ["--channels", "stereo", "-o", dir + "/b.png"]).status, 0)
+        XCTAssertEqual(try PNGFile.read(dir + "/a.png").pixels, try PNGFile.read(dir + "/b.png").pixels)
+        // tune has no stereo: one error line.
+        let t = try CLI.run(["tune", dir + "/lr.wav", "--channels", "stereo"])
+        XCTAssertEqual(t.status, 64)
+    }
+}

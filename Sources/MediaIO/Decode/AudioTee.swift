@@ -20,8 +20,9 @@ public final class AudioTee {
     private var bufferStart = 0
     private var readEnd = 0
     private var ended = false
-    /// Next frame each consumer reads (0: analysis, 1: track); nil when it has stopped.
-    private var positions: [Int?] = [0, nil]
+    /// Next frame each consumer reads (0: analysis, 1: track, 2: the right channel's
+    /// analysis in a stereo render); nil when it has stopped (or was never made).
+    private var positions: [Int?] = [0, nil, nil]
     private var chunk: [Float]
 
     public init(decoder: AudioDecoder) {
@@ -29,8 +30,17 @@ public final class AudioTee {
         chunk = [Float](repeating: 0, count: 4096 * decoder.channelCount)
     }
 
-    /// The analysis side: a mono mix from the first frame.
-    public private(set) lazy var analysis = AnalysisSide(tee: self)
+    /// The analysis side: a mono mix (or the decoder's `channelChoice`) from the first frame.
+    public private(set) lazy var analysis = AnalysisSide(tee: self, consumer: 0, choice: nil)
+
+    /// A second analysis side hearing the right channel (a stereo render draws both). Make
+    /// it before reading; at most one.
+    public func rightAnalysis() -> AnalysisSide {
+        lock.lock()
+        positions[2] = 0
+        lock.unlock()
+        return AnalysisSide(tee: self, consumer: 2, choice: .right)
+    }
 
     /// The track side, starting at `start` seconds. Make at most one.
     public func track(from start: Double) -> TrackSide {
@@ -101,19 +111,25 @@ public final class AudioTee {
     /// The analysis side: `AudioSource` (mono mix), same rate, channels and duration as the decoder.
     public final class AnalysisSide: AudioSource, CustomStringConvertible {
         unowned let tee: AudioTee
-        init(tee: AudioTee) { self.tee = tee }
+        let consumer: Int
+        let choice: ChannelChoice?
+        init(tee: AudioTee, consumer: Int, choice: ChannelChoice?) {
+            self.tee = tee
+            self.consumer = consumer
+            self.choice = choice
+        }
         public var sampleRate: Int { tee.decoder.sampleRate }
         public var channelCount: Int { tee.decoder.channelCount }
         public var duration: Double? { tee.decoder.duration }
         public var description: String { tee.decoder.description }
         public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-            let channels = channelCount, choice = tee.decoder.channelChoice
-            return try tee.read(0, frames: buffer.count) { src, n in
+            let channels = channelCount, choice = self.choice ?? tee.decoder.channelChoice
+            return try tee.read(consumer, frames: buffer.count) { src, n in
                 mixToMono(src.baseAddress!, channels: channels, frames: n, into: buffer.baseAddress!, choice: choice)
             }
         }
         /// No more reads: the tee stops keeping sound for the analysis.
-        public func stop() { tee.stop(0) }
+        public func stop() { tee.stop(consumer) }
     }
 
     /// The track side: interleaved frames from the start given to `track(from:)`.
