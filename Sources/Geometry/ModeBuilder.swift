@@ -55,12 +55,15 @@ public struct ModeTraits: Sendable, Equatable {
     public var needsScope: Bool
     /// Draws a stereo input's two channels apart (`--channels stereo`).
     public var stereo: Bool
+    /// Draws a stereo input as a vector scope beside its own picture.
+    public var vectorScope: Bool
 
     public init(
         overlays: Bool = false, waveformStrip: Bool = true, labels: LabelSet, paletteIsHeatmap: Bool = false,
-        needsPitch: Bool = false, needsScope: Bool = false, stereo: Bool = false
+        needsPitch: Bool = false, needsScope: Bool = false, stereo: Bool = false, vectorScope: Bool = false
     ) {
         self.stereo = stereo
+        self.vectorScope = vectorScope
         self.overlays = overlays
         self.waveformStrip = waveformStrip
         self.labels = labels
@@ -79,7 +82,7 @@ extension VisualizationMode {
         case .spectrogram: return ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true, stereo: true)
         case .surface, .surfacePlus: return ModeTraits(overlays: true, labels: .surface)
         case .tuner: return ModeTraits(waveformStrip: false, labels: .none, needsPitch: true)
-        case .scope: return ModeTraits(waveformStrip: false, labels: .titleOnly, needsScope: true)
+        case .scope: return ModeTraits(waveformStrip: false, labels: .titleOnly, needsScope: true, vectorScope: true)
         }
     }
 }

@@ -12,8 +12,10 @@ import SpecvizCore
 /// clamped. 8 vertical divisions.
 /// Lines are thin quads through the 2D pipeline (`Scene.segment`): 511 segments per trace.
 ///
-/// For stereo, a vector scope (Lissajous) would take the right part of `area` beside this
-/// one; the analysis feed is mono today, so there is no second channel to draw.
+/// For stereo (`--channels stereo`) a vector scope (goniometer) takes a square on the right
+/// of `area`: the last pairs of samples as x = (L − R)/√2, y = (L + R)/√2, joined by a faint
+/// line (mono sound is a vertical line, out-of-phase sound a horizontal one), with the L and
+/// R axes at ±45°.
 public struct ScopeMode: ModeBuilder {
     public static let divisionsX = 10
     public static let divisionsY = 8
@@ -38,9 +40,19 @@ public struct ScopeMode: ModeBuilder {
     }
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
-        let a = ScopeMode.area(layout)
+        var a = ScopeMode.area(layout)
         let px = max(0.6, layout.scale)
         scene.begin2D()
+        if !state.vector.isEmpty {
+            // The vector scope: a square at the right of the area (in pixels), the trace left of it.
+            let w = Float(layout.width), h = Float(layout.height)
+            let sidePx = min(a.height * 0.5 * h, a.width * 0.5 * w * 0.42)
+            let v = Layout.Rect(
+                x0: a.x1 - sidePx * 2 / w, y0: a.y0 + (a.height - sidePx * 2 / h) / 2, x1: a.x1,
+                y1: a.y0 + (a.height + sidePx * 2 / h) / 2)
+            a.x1 = v.x0 - 0.04 * a.width
+            ScopeMode.vectorScope(state.vector, in: v, px: px, into: &scene)
+        }
         // Grid: divisions, with the centre lines brighter.
         for i in 0...ScopeMode.divisionsX {
             let x = a.x0 + a.width * Float(i) / Float(ScopeMode.divisionsX)
@@ -79,6 +91,31 @@ public struct ScopeMode: ModeBuilder {
             TextRun(
                 "\(ms) ms/div", at: SIMD2(corner.x + f * 0.3, corner.y + f * 1.0), size: f * 0.75,
                 color: Labels.dimColor))
+    }
+
+    /// The goniometer in square `v` (clip space).
+    static func vectorScope(_ points: [SIMD2<Float>], in v: Layout.Rect, px: Float, into scene: inout Scene) {
+        let c = v.center, rx = v.width * 0.5 * fullScale, ry = v.height * 0.5 * fullScale
+        func at(_ p: SIMD2<Float>) -> SIMD2<Float> { SIMD2(c.x + min(max(p.x, -1), 1) * rx, c.y + min(max(p.y, -1), 1) * ry) }
+        // Frame, the mid/side axes and the L and R diagonals.
+        scene.segment(SIMD2(v.x0, c.y), SIMD2(v.x1, c.y), halfWidthPixels: 0.5 * px, color: gridColor)
+        scene.segment(SIMD2(c.x, v.y0), SIMD2(c.x, v.y1), halfWidthPixels: 0.5 * px, color: axisColor)
+        scene.segment(at(SIMD2(-1, -1)), at(SIMD2(1, 1)), halfWidthPixels: 0.5 * px, color: gridColor)
+        scene.segment(at(SIMD2(-1, 1)), at(SIMD2(1, -1)), halfWidthPixels: 0.5 * px, color: gridColor)
+        for (p, q) in [
+            (SIMD2(v.x0, v.y0), SIMD2(v.x1, v.y0)), (SIMD2(v.x1, v.y0), SIMD2(v.x1, v.y1)),
+            (SIMD2(v.x1, v.y1), SIMD2(v.x0, v.y1)), (SIMD2(v.x0, v.y1), SIMD2(v.x0, v.y0)),
+        ] {
+            scene.segment(p, q, halfWidthPixels: 0.5 * px, color: gridColor)
+        }
+        var color = traceColor
+        color.w = 0.45
+        var last = at(points[0])
+        for p in points.dropFirst() {
+            let q = at(p)
+            scene.segment(last, q, halfWidthPixels: 0.7 * px, color: color)
+            last = q
+        }
     }
 
     private func line(

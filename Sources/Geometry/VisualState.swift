@@ -46,6 +46,9 @@ public struct VisualState: Sendable {
     public var tunerView: TunerViewState? = nil
     /// The oscilloscope's recent traces (`--mode scope`); empty in other modes.
     public var scope = ScopeTraces()
+    /// The vector scope's points for this frame (side, mid; stereo `--mode scope`), empty
+    /// for mono.
+    public var vector: [SIMD2<Float>] = []
 
     public init() {}
 

@@ -78,6 +78,11 @@ public final class FrameComposer {
         state.flash = time < flashUntil - 1e-9 ? 0.15 : 0
     }
 
+    /// This frame's vector scope points: the last `samples` pairs (one video frame of sound).
+    public func updateVector(_ history: StereoHistory, samples: Int) {
+        history.points(max(2, samples), into: &state.vector)
+    }
+
     /// Advances the right channel's state one video frame (stereo renders).
     public func stepRight(toward target: SpectrumFrame) {
         stateRight?.step(toward: target)

@@ -10,6 +10,8 @@ public final class Pipeline {
     public let feed: AnalysisFeed
     /// The right channel's analysis in a stereo render (`feed` then hears the left).
     public let feedRight: AnalysisFeed?
+    /// Both channels' newest samples for the vector scope (stereo `--mode scope`).
+    let stereoHistory: StereoHistory?
     /// The pitch, tempo and scope trackers the settings need (nil: none).
     public let trackers: OverlayTrackers?
     public private(set) var composer: FrameComposer
@@ -20,6 +22,14 @@ public final class Pipeline {
     ) {
         feed = AnalysisFeed(source: source, config: settings.analysis)
         feedRight = right.map { AnalysisFeed(source: $0, config: settings.analysis) }
+        if let feedRight, settings.mode.traits.vectorScope {
+            let history = StereoHistory()
+            feed.taps.append(StereoTap(history, left: true))
+            feedRight.taps.append(StereoTap(history, left: false))
+            stereoHistory = history
+        } else {
+            stereoHistory = nil
+        }
         composer = FrameComposer(settings: settings, glyphs: glyphs)
         self.trackers = trackers
         if let trackers { feed.taps.append(trackers) }
@@ -33,6 +43,7 @@ public final class Pipeline {
             try feedRight.advance(to: time)
             composer.stepRight(toward: feedRight.latest)
         }
+        if let stereoHistory { composer.updateVector(stereoHistory, samples: Int(Double(feed.source.sampleRate) * dt)) }
         let settings = composer.settings
         let beats =
             trackers?.apply(
@@ -47,5 +58,18 @@ public final class Pipeline {
         let old = composer
         composer = FrameComposer(settings: settings, glyphs: glyphs)
         composer.adopt(old)
+    }
+}
+
+/// One channel of a stereo input into the vector scope's history.
+final class StereoTap: AnalysisTap {
+    let history: StereoHistory
+    let left: Bool
+    init(_ history: StereoHistory, left: Bool) {
+        self.history = history
+        self.left = left
+    }
+    func process(_ samples: UnsafeBufferPointer<Float>) {
+        if left { history.pushLeft(samples) } else { history.pushRight(samples) }
     }
 }

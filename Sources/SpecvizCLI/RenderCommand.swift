@@ -135,7 +135,7 @@ struct RenderCommand: ParsableCommand {
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)
         try art.apply(to: &settings, tags: decoder.tags, input: input, quiet: quiet)
         // Both channels drawn apart when there are two and the mode draws them.
-        let stereo = channelOption.channels == .stereo && decoder.channelCount >= 2 && settings.mode.traits.stereo
+        let stereo = channelOption.channels == .stereo && decoder.channelCount >= 2 && (settings.mode.traits.stereo || settings.mode.traits.vectorScope)
         if stereo { settings.stereo = channelOption.stereoLayout }
         try applySegment(duration: decoder.duration, fps: settings.fps)
         let (start, end) = try timeRange(duration: decoder.duration)

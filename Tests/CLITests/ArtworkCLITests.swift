@@ -151,3 +151,48 @@ final class StereoCLITests: XCTestCase {
         XCTAssertEqual(t.status, 64)
     }
 }
+
+/// The vector scope beside a stereo `scope`: in-phase sound is a vertical line (mid),
+/// out-of-phase sound a horizontal one (side).
+final class VectorScopeCLITests: XCTestCase {
+    func testInPhaseIsVerticalAndOutOfPhaseHorizontal() throws {
+        let dir = CLI.tempDir()
+        let s = Signals.sines([(220, 0.5)], seconds: 1)
+        try Signals.writeWAV(left: s, right: s, to: dir + "/same.wav")
+        try Signals.writeWAV(left: s, right: s.map { -$0 }, to: dir + "/opposite.wav")
+        func picture(_ name: String) throws -> PixelBuffer {
+            let r = try CLI.run([
+                "render", dir + "/\(name).wav", "--mode", "scope", "--channels", "stereo", "--at", "0.5",
+                "--size", "640x360", "--no-labels", "-o", dir + "/\(name).png",
+            ])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try PNGFile.read(dir + "/\(name).png")
+        }
+        // The square's centre: find the brightest-green column/row crossing in the right third.
+        func bright(_ p: PixelBuffer, _ x: Int, _ y: Int) -> Bool {
+            let c = p.rgba(x: x, y: y)
+            return c.y > 90 && Int(c.y) > Int(c.x) + 30
+        }
+        let same = try picture("same"), opposite = try picture("opposite")
+        // The vector scope's centre: the middle of the horizontal line the out-of-phase sound draws.
+        let row = (360..<640).filter { bright(opposite, $0, 180) || bright(opposite, $0, 181) }
+        let cx = ((row.first ?? 0) + (row.last ?? 0)) / 2, cy = 180
+        XCTAssertGreaterThan(row.count, 150, "a long horizontal line")
+        func count(_ p: PixelBuffer, vertical: Bool) -> Int {
+            // Along a line through the scope's centre, away from the centre itself.
+            var n = 0
+            for d in 30..<80 {
+                for s in [-1, 1]
+                where vertical
+                    ? bright(p, cx, cy + s * d) || bright(p, cx + 1, cy + s * d) || bright(p, cx - 1, cy + s * d)
+                    : bright(p, cx + s * d, cy) || bright(p, cx + s * d, cy + 1) || bright(p, cx + s * d, cy - 1)
+                { n += 1 }
+            }
+            return n
+        }
+        XCTAssertGreaterThan(count(same, vertical: true), 60)
+        XCTAssertLessThan(count(same, vertical: false), 10)
+        XCTAssertGreaterThan(count(opposite, vertical: false), 60)
+        XCTAssertLessThan(count(opposite, vertical: true), 10)
+    }
+}
