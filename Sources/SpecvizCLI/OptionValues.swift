@@ -21,6 +21,14 @@ extension OptionValue {
     static func option(_ text: String) throws -> Self { try Self(parsing: text) }
 }
 
+/// The enumerated values: their raw value, any case, else an error listing close matches.
+extension OptionValue where Self: CaseIterable & RawRepresentable, RawValue == String {
+    static func named(_ text: String) throws -> Self {
+        guard let v = Self(rawValue: text.lowercased()) else { throw unknownName(noun, text, among: allCases.map(\.rawValue)) }
+        return v
+    }
+}
+
 /// An unknown name: "unknown mode 'lasers', did you mean …? (modes: …)".
 func unknownName(_ noun: String, _ text: String, among names: [String], plural: String? = nil) -> ValidationError {
     ValidationError(
@@ -30,20 +38,12 @@ func unknownName(_ noun: String, _ text: String, among names: [String], plural: 
 
 extension VisualizationMode: OptionValue {
     static let noun = "mode"
-    init(parsing text: String) throws {
-        guard let m = VisualizationMode(rawValue: text.lowercased()) else {
-            throw unknownName("mode", text, among: Self.allCases.map(\.rawValue))
-        }
-        self = m
-    }
+    init(parsing text: String) throws { self = try Self.named(text) }
 }
 
 extension TunerMeter: OptionValue {
     static let noun = "meter"
-    init(parsing text: String) throws {
-        guard let m = TunerMeter(rawValue: text.lowercased()) else { throw unknownName("meter", text, among: Self.allCases.map(\.rawValue)) }
-        self = m
-    }
+    init(parsing text: String) throws { self = try Self.named(text) }
 }
 
 extension Palette: OptionValue {
@@ -97,11 +97,8 @@ struct FrameSize: OptionValue, Equatable, CustomStringConvertible {
 }
 
 extension ChannelChoice: OptionValue {
-    static let noun = "channels"
-    init(parsing text: String) throws {
-        guard let c = ChannelChoice(rawValue: text.lowercased()) else { throw unknownName("channel choice", text, among: Self.allCases.map(\.rawValue)) }
-        self = c
-    }
+    static let noun = "channel choice"
+    init(parsing text: String) throws { self = try Self.named(text) }
 }
 
 /// `--channels`: which of the input's channels the analysis hears.
@@ -131,10 +128,7 @@ enum RenderChannels: OptionValue, Equatable {
 
 extension StereoLayout: OptionValue {
     static let noun = "stereo layout"
-    init(parsing text: String) throws {
-        guard let s = StereoLayout(rawValue: text.lowercased()) else { throw unknownName("stereo layout", text, among: Self.allCases.map(\.rawValue)) }
-        self = s
-    }
+    init(parsing text: String) throws { self = try Self.named(text) }
 }
 
 /// `render`'s channel options.

@@ -7,17 +7,7 @@ import XCTest
 /// Title, artist and cover from the file's tags, `--cover/--no-cover`, `--background`,
 /// `--logo` (issue 17).
 final class ArtworkCLITests: XCTestCase {
-    func ffmpeg(_ args: [String]) throws {
-        guard let exe = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("ffmpeg (installed by scripts/setup.sh) is needed to make the tagged file")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["-loglevel", "error", "-y"] + args
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
-    }
+    func ffmpeg(_ args: [String]) throws { try FFmpegTool.run(args) }
 
     /// A tagged MP3 with a solid magenta cover: the cover sits in the top-right corner of a
     /// landscape frame, the title and artist are drawn beside it; --no-cover leaves it out.

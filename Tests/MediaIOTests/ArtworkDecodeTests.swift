@@ -28,17 +28,7 @@ final class ArtworkDecodeTests: XCTestCase {
         return p
     }
 
-    func ffmpeg(_ args: [String]) throws {
-        guard let exe = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("ffmpeg (installed by scripts/setup.sh) is needed to make the test files")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["-loglevel", "error", "-y"] + args
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "ffmpeg \(args)")
-    }
+    func ffmpeg(_ args: [String]) throws { try FFmpegTool.run(args) }
 
     func testPNGRoundTripIsExactWithAlpha() throws {
         try PNGFile.write(quadrants(), to: dir + "/q.png")
