@@ -59,10 +59,7 @@ struct TempoCommand: ParsableCommand {
 
     /// "80:160" → 80...160 (an octave at least, so every tempo folds into it).
     static func parseRange(_ text: String) -> ClosedRange<Double>? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]),
-            lo >= 20, hi <= 400, hi >= 2 * lo
-        else { return nil }
+        guard let (lo, hi) = AnalysisOptions.pair(text), lo >= 20, hi <= 400, hi >= 2 * lo else { return nil }
         return lo...hi
     }
 
