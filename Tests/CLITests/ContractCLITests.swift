@@ -74,6 +74,19 @@ final class ContractCLITests: XCTestCase {
         XCTAssertTrue(none["bpm"] is NSNull)
     }
 
+    /// `--range LO:HI` folds the tempo into a DJ-style octave; a range under an octave is refused.
+    func testTempoRangeFolds() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(ClickTracks.fourOnTheFloor(bpm: 120, seconds: 12, sampleRate: 44_100), to: dir + "/t.wav")
+        let r = try CLI.run(["tempo", dir + "/t.wav", "--json", "--range", "40:80"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(obj["bpm"] as? Double ?? 0, 60, accuracy: 1)
+        let bad = try CLI.run(["tempo", dir + "/t.wav", "--range", "80:100"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("LO:HI"), bad.stderr)
+    }
+
     /// Misspelt enumerated values are one line listing close matches, from the flag and from
     /// the config file alike; a preset never falls back to chromatic.
     func testMisspeltValuesSuggestCloseMatches() throws {
