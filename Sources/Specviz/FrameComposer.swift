@@ -198,6 +198,8 @@ public final class FrameComposer {
         try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
         scene.clearColor = SIMD4(1, 1, 1, 1)
         try rasterizer.render(scene, into: &overWhite, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        // The scene keeps its own clear colour (a frame dump shows the opaque frame).
+        scene.clearColor = settings.artwork.backgroundColor
         artwork?.drawOver(&picture)
         artwork?.drawOver(&overWhite)
         overWhite.pixels.withUnsafeBufferPointer { white in

@@ -110,6 +110,9 @@ struct RenderCommand: ParsableCommand {
         if let output, output == input {
             throw ValidationError("-o must not be the input file")
         }
+        if dumpFrame != nil && art.transparent {
+            throw ValidationError("--dump-frame is for checking an opaque frame against another renderer: leave out --transparent")
+        }
         if dumpFrame != nil && !(output ?? "").lowercased().hasSuffix(".png") {
             throw ValidationError("--dump-frame goes with a PNG still (-o still.png --at T)")
         }

@@ -100,6 +100,9 @@ final class ArtworkCLITests: XCTestCase {
         XCTAssertNotEqual(mp4.status, 0)
         XCTAssertTrue(mp4.stderr.contains("no alpha video"), mp4.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/v.mp4"))
+        let dump = try CLI.run(["render", dir + "/a.wav", "--at", "0.5", "--transparent", "--dump-frame", dir + "/f.svzf", "-o", dir + "/f.png"])
+        XCTAssertEqual(dump.status, 64)
+        XCTAssertTrue(dump.stderr.contains("--transparent"), dump.stderr)
         XCTAssertEqual(try CLI.run(video + ["-o", dir + "/v.mov"]).status, 0)
         XCTAssertEqual(try CLI.run(video + ["-o", dir + "/v.webm"]).status, 0)
     }
