@@ -24,11 +24,14 @@ let package = Package(
         // The rasteriser's innermost span kernels, compiled for the baseline and for AVX2
         // from one source and chosen by CPUID at run time (no flags needed in this file).
         .target(name: "CRasterKernels"),
+        // The analysis's innermost loops (real FFT passes, Goertzel resonators), built the
+        // same way.
+        .target(name: "CDSPKernels"),
 
-        // MARK: Pipeline (pure Swift, no C).
+        // MARK: Pipeline (Swift; its only C is the kernels above).
         .target(name: "SpecvizCore"),
         .target(name: "Tuning", dependencies: ["SpecvizCore"]),
-        .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning"]),
+        .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning", "CDSPKernels"]),
         .target(name: "Synth", dependencies: ["SpecvizCore", "Tuning"]),
         .target(name: "Raster", dependencies: ["SpecvizCore", "CRasterKernels"]),
         .target(name: "ShadersCPU", dependencies: ["SpecvizCore", "Raster"], path: "Shaders-CPU"),

@@ -1,3 +1,4 @@
+import CDSPKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -104,15 +105,25 @@ public final class HarmonicFingerprint {
             c1[h - 2] = 2 * cos(w * max(f - offset, binHz))
             c2[h - 2] = 2 * cos(w * (f + offset))
         }
-        var a1 = SIMD8<Double>(), a2 = SIMD8<Double>()
-        var b1 = SIMD8<Double>(), b2 = SIMD8<Double>()
-        var d1 = SIMD8<Double>(), d2 = SIMD8<Double>()
-        for i in 0..<size {
-            let x = SIMD8<Double>(repeating: Double(buffer[i]))
-            let a0 = x + c0 * a1 - a2; a2 = a1; a1 = a0
-            let b0 = x + c1 * b1 - b2; b2 = b1; b1 = b0
-            let d0 = x + c2 * d1 - d2; d2 = d1; d1 = d0
+        // The resonators s = x + c·s1 − s2 run in CDSPKernels (AVX2 or the baseline).
+        var state = (
+            SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>()
+        )
+        withUnsafeMutableBytes(of: &state) { st in
+            withUnsafeBytes(of: c0) { p0 in
+                withUnsafeBytes(of: c1) { p1 in
+                    withUnsafeBytes(of: c2) { p2 in
+                        spv_goertzel_banks(
+                            buffer.base, Int32(size),
+                            p0.baseAddress!.assumingMemoryBound(to: Double.self),
+                            p1.baseAddress!.assumingMemoryBound(to: Double.self),
+                            p2.baseAddress!.assumingMemoryBound(to: Double.self),
+                            st.baseAddress!.assumingMemoryBound(to: Double.self))
+                    }
+                }
+            }
         }
+        let (a1, a2, b1, b2, d1, d2) = state
         let pa = a1 * a1 + a2 * a2 - c0 * a1 * a2
         let pb = b1 * b1 + b2 * b2 - c1 * b1 * b2
         let pd = d1 * d1 + d2 * d2 - c2 * d1 * d2

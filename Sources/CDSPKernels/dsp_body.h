@@ -1,0 +1,119 @@
+// One copy of the analysis kernels; included by dsp_kernels.c once per target with
+// KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
+
+#define KINLINE static KATTR inline __attribute__((always_inline))
+
+KINLINE f8 KNAME(ld8)(const float *p) { f8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+KINLINE void KNAME(st8)(float *p, f8 v) { __builtin_memcpy(p, &v, sizeof v); }
+KINLINE d4 KNAME(ld4d)(const double *p) { d4 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+KINLINE void KNAME(st4d)(double *p, d4 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+static KATTR void KNAME(real_fft)(const float *input, float *re, float *im, int half, const int32_t *bitReverse,
+                                  float *zr, float *zi, const float *stageRe, const float *stageIm,
+                                  const float *splitRe, const float *splitIm) {
+    for (int j = 0; j < half; j++) {
+        int i = bitReverse[j];
+        zr[j] = input[2 * i];
+        zi[j] = input[2 * i + 1];
+    }
+    if (half == 2) {
+        // Size 4: one radix-2 butterfly (twiddle 1).
+        float br = zr[1], bi = zi[1];
+        zr[1] = zr[0] - br; zi[1] = zi[0] - bi;
+        zr[0] = zr[0] + br; zi[0] = zi[0] + bi;
+    }
+    // The first two stages as one radix-4 pass (twiddles 1 and −i).
+    for (int s = 0; half >= 4 && s < half; s += 4) {
+        float s01r = zr[s] + zr[s + 1], s01i = zi[s] + zi[s + 1];
+        float d01r = zr[s] - zr[s + 1], d01i = zi[s] - zi[s + 1];
+        float s23r = zr[s + 2] + zr[s + 3], s23i = zi[s + 2] + zi[s + 3];
+        float d23r = zr[s + 2] - zr[s + 3], d23i = zi[s + 2] - zi[s + 3];
+        zr[s] = s01r + s23r; zi[s] = s01i + s23i;
+        zr[s + 2] = s01r - s23r; zi[s + 2] = s01i - s23i;
+        zr[s + 1] = d01r + d23i; zi[s + 1] = d01i - d23r;
+        zr[s + 3] = d01r - d23i; zi[s + 3] = d01i + d23r;
+    }
+    for (int h = 4; h < half; h *= 2) {
+        const int len = 2 * h;
+        const float *tr = stageRe + (h - 1), *ti = stageIm + (h - 1);
+        if (h == 4) {
+            for (int start = 0; start < half; start += len)
+                for (int k = 0; k < 4; k++) {
+                    int a = start + k, b = a + 4;
+                    float wr = tr[k], wi = ti[k];
+                    float br = zr[b] * wr - zi[b] * wi;
+                    float bi = zr[b] * wi + zi[b] * wr;
+                    zr[b] = zr[a] - br; zi[b] = zi[a] - bi;
+                    zr[a] = zr[a] + br; zi[a] = zi[a] + bi;
+                }
+            continue;
+        }
+        for (int start = 0; start < half; start += len)
+            for (int k = 0; k < h; k += 8) {
+                f8 wr = KNAME(ld8)(tr + k), wi = KNAME(ld8)(ti + k);
+                float *pa = zr + start + k, *qa = zi + start + k;
+                f8 ar = KNAME(ld8)(pa), ai = KNAME(ld8)(qa);
+                f8 rr = KNAME(ld8)(pa + h), ri = KNAME(ld8)(qa + h);
+                f8 br = rr * wr - ri * wi;
+                f8 bi = rr * wi + ri * wr;
+                KNAME(st8)(pa + h, ar - br);
+                KNAME(st8)(qa + h, ai - bi);
+                KNAME(st8)(pa, ar + br);
+                KNAME(st8)(qa, ai + bi);
+            }
+    }
+    // Split: X[k] = (Z[k] + Z*[h−k])/2 − i/2 · W^k · (Z[k] − Z*[h−k]).
+    re[0] = zr[0] + zi[0]; im[0] = 0;
+    re[half] = zr[0] - zi[0]; im[half] = 0;
+    int k = 1;
+    for (; k + 8 <= half; k += 8) {
+        f8 ar = KNAME(ld8)(zr + k), ai = KNAME(ld8)(zi + k);
+        f8 rr = KNAME(ld8)(zr + half - k - 7), ri = KNAME(ld8)(zi + half - k - 7);
+        f8 br = __builtin_shufflevector(rr, rr, 7, 6, 5, 4, 3, 2, 1, 0);
+        f8 bi = -__builtin_shufflevector(ri, ri, 7, 6, 5, 4, 3, 2, 1, 0);
+        f8 er = 0.5f * (ar + br), ei = 0.5f * (ai + bi);
+        f8 dr = 0.5f * (ar - br), di = 0.5f * (ai - bi);
+        f8 wr = KNAME(ld8)(splitRe + k), wi = KNAME(ld8)(splitIm + k);
+        f8 tr = wr * dr - wi * di, ti = wr * di + wi * dr;
+        KNAME(st8)(re + k, er + ti);
+        KNAME(st8)(im + k, ei - tr);
+    }
+    for (; k < half; k++) {
+        float ar = zr[k], ai = zi[k];
+        float br = zr[half - k], bi = -zi[half - k];
+        float er = 0.5f * (ar + br), ei = 0.5f * (ai + bi);
+        float dr = 0.5f * (ar - br), di = 0.5f * (ai - bi);
+        float wr = splitRe[k], wi = splitIm[k];
+        float tr = wr * dr - wi * di, ti = wr * di + wi * dr;
+        re[k] = er + ti;
+        im[k] = ei - tr;
+    }
+}
+
+static KATTR void KNAME(goertzel_banks)(const float *x, int n, const double *c0, const double *c1, const double *c2,
+                                        double *state) {
+    const d4 c0l = KNAME(ld4d)(c0), c0h = KNAME(ld4d)(c0 + 4);
+    const d4 c1l = KNAME(ld4d)(c1), c1h = KNAME(ld4d)(c1 + 4);
+    const d4 c2l = KNAME(ld4d)(c2), c2h = KNAME(ld4d)(c2 + 4);
+    d4 a1l = 0, a1h = 0, a2l = 0, a2h = 0;
+    d4 b1l = 0, b1h = 0, b2l = 0, b2h = 0;
+    d4 d1l = 0, d1h = 0, d2l = 0, d2h = 0;
+    for (int i = 0; i < n; i++) {
+        const d4 v = (double)x[i];
+        d4 t;
+        t = v + c0l * a1l - a2l; a2l = a1l; a1l = t;
+        t = v + c0h * a1h - a2h; a2h = a1h; a1h = t;
+        t = v + c1l * b1l - b2l; b2l = b1l; b1l = t;
+        t = v + c1h * b1h - b2h; b2h = b1h; b1h = t;
+        t = v + c2l * d1l - d2l; d2l = d1l; d1l = t;
+        t = v + c2h * d1h - d2h; d2h = d1h; d1h = t;
+    }
+    KNAME(st4d)(state + 0, a1l); KNAME(st4d)(state + 4, a1h);
+    KNAME(st4d)(state + 8, a2l); KNAME(st4d)(state + 12, a2h);
+    KNAME(st4d)(state + 16, b1l); KNAME(st4d)(state + 20, b1h);
+    KNAME(st4d)(state + 24, b2l); KNAME(st4d)(state + 28, b2h);
+    KNAME(st4d)(state + 32, d1l); KNAME(st4d)(state + 36, d1h);
+    KNAME(st4d)(state + 40, d2l); KNAME(st4d)(state + 44, d2h);
+}
+
+#undef KINLINE

@@ -1,0 +1,33 @@
+// spv_dsp_kernels.h -- the analysis's innermost loops: the real FFT's passes and the
+// harmonic fingerprint's resonator bank.
+//
+// Compiled twice from one source (dsp_body.h): for the x86-64 baseline (SSE2) and for
+// AVX2, chosen at run time by CPUID, like the rasteriser's kernels. Floating-point
+// contraction is off and every operation is written in the order the Swift code it
+// replaced used, so both kernels give the same numbers bit for bit.
+#ifndef SPV_DSP_KERNELS_H
+#define SPV_DSP_KERNELS_H
+#include <stdint.h>
+
+/// The complex half-size FFT inside a real FFT of 2·half samples (Raster-style split
+/// arrays): gathers input[2i], input[2i+1] into zr/zi in bit-reversed order (`bitReverse`),
+/// runs the radix-4 first pass and the radix-2 stages (twiddles of the stage of span h at
+/// stageRe/stageIm[h − 1 …]), then the split into the one-sided spectrum re/im[0…half]
+/// (twiddles splitRe/splitIm[0…half]). half ≥ 4, a power of two.
+void spv_real_fft(const float *input, float *re, float *im, int half, const int32_t *bitReverse,
+                  float *zr, float *zi, const float *stageRe, const float *stageIm,
+                  const float *splitRe, const float *splitIm);
+
+/// Three banks of eight Goertzel resonators over x[0…n−1]:
+/// s = x + c·s1 − s2 per lane, in double. Writes each bank's last two states:
+/// state[0…7] = a1, [8…15] = a2, [16…23] = b1, [24…31] = b2, [32…39] = d1, [40…47] = d2.
+void spv_goertzel_banks(const float *x, int n, const double *c0, const double *c1, const double *c2,
+                        double *state);
+
+/// The kernel in use: 1 = AVX2, 0 = baseline.
+int spv_dsp_kernel(void);
+/// Forces a kernel (0 = baseline, 1 = AVX2 if the CPU has it, -1 = choose by CPUID);
+/// returns the one now in use. For tests and benchmarks.
+int spv_dsp_set_kernel(int which);
+
+#endif
