@@ -98,15 +98,17 @@ static KATTR void KNAME(goertzel_banks)(const float *x, int n, const double *c0,
     d4 a1l = 0, a1h = 0, a2l = 0, a2h = 0;
     d4 b1l = 0, b1h = 0, b2l = 0, b2h = 0;
     d4 d1l = 0, d1h = 0, d2l = 0, d2h = 0;
+    // s = (x − s2) + c·s1: x − s2 is ready a sample early, so the chain from one sample
+    // to the next is one multiply and one add (the order x + c·s1 − s2 waits for both).
     for (int i = 0; i < n; i++) {
         const d4 v = (double)x[i];
         d4 t;
-        t = v + c0l * a1l - a2l; a2l = a1l; a1l = t;
-        t = v + c0h * a1h - a2h; a2h = a1h; a1h = t;
-        t = v + c1l * b1l - b2l; b2l = b1l; b1l = t;
-        t = v + c1h * b1h - b2h; b2h = b1h; b1h = t;
-        t = v + c2l * d1l - d2l; d2l = d1l; d1l = t;
-        t = v + c2h * d1h - d2h; d2h = d1h; d1h = t;
+        t = (v - a2l) + c0l * a1l; a2l = a1l; a1l = t;
+        t = (v - a2h) + c0h * a1h; a2h = a1h; a1h = t;
+        t = (v - b2l) + c1l * b1l; b2l = b1l; b1l = t;
+        t = (v - b2h) + c1h * b1h; b2h = b1h; b1h = t;
+        t = (v - d2l) + c2l * d1l; d2l = d1l; d1l = t;
+        t = (v - d2h) + c2h * d1h; d2h = d1h; d1h = t;
     }
     KNAME(st4d)(state + 0, a1l); KNAME(st4d)(state + 4, a1h);
     KNAME(st4d)(state + 8, a2l); KNAME(st4d)(state + 12, a2h);
@@ -114,6 +116,103 @@ static KATTR void KNAME(goertzel_banks)(const float *x, int n, const double *c0,
     KNAME(st4d)(state + 24, b2l); KNAME(st4d)(state + 28, b2h);
     KNAME(st4d)(state + 32, d1l); KNAME(st4d)(state + 36, d1h);
     KNAME(st4d)(state + 40, d2l); KNAME(st4d)(state + 44, d2h);
+}
+
+static KATTR void KNAME(lag_difference)(const double *prefix, const float *acf, int n, int m, float *diff,
+                                        double *diffD, float *cmnd) {
+    const double acc = prefix[n];
+    int t = 1;
+    for (; t + 3 <= m; t += 4) {
+        const d4 tv = {(double)t, (double)(t + 1), (double)(t + 2), (double)(t + 3)};
+        const d4 e1 = {prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3]};
+        const d4 e2 = (d4)acc - (d4){prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3]};
+        const d4 r = {(double)acf[t], (double)acf[t + 1], (double)acf[t + 2], (double)acf[t + 3]};
+        const d4 num = e1 + e2 - 2 * r;
+        d4 d = num / ((d4)(double)n - tv);
+        d = (num < 0) ? (d4)0 : d;
+        for (int j = 0; j < 4; j++) {
+            diff[t + j] = (float)d[j];
+            diffD[t + j] = d[j];
+        }
+    }
+    for (; t <= m; t++) {
+        double e1 = prefix[n - t], e2 = acc - prefix[t];
+        double r = (double)acf[t];
+        double q = (e1 + e2 - 2 * r) / (double)(n - t);
+        double d = q >= 0 ? q : 0;   // max(0, q) as Swift's max has it (NaN → 0)
+        diff[t] = (float)d;
+        diffD[t] = d;
+    }
+    double running = 0;
+    for (t = 1; t <= m; t++) {
+        double d = diffD[t];
+        running += d;
+        cmnd[t] = running > 1e-30 ? (float)(d * (double)t / running) : 1;
+    }
+}
+
+static KATTR void KNAME(lag_pearson)(const double *prefix, const float *acf, int n, int m, float *pearson) {
+    const double acc = prefix[n];
+    int t = 1;
+    for (; t + 3 <= m; t += 4) {
+        const d4 e1 = {prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3]};
+        const d4 e2 = (d4)acc - (d4){prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3]};
+        const d4 r = {(double)acf[t], (double)acf[t + 1], (double)acf[t + 2], (double)acf[t + 3]};
+        const d4 den = __builtin_elementwise_sqrt(e1 * e2);
+        const d4 p = r / den;
+        for (int j = 0; j < 4; j++) pearson[t + j] = den[j] > 1e-20 ? (float)p[j] : 0;
+    }
+    for (; t <= m; t++) {
+        double e1 = prefix[n - t], e2 = acc - prefix[t];
+        double den = __builtin_sqrt(e1 * e2);
+        pearson[t] = den > 1e-20 ? (float)((double)acf[t] / den) : 0;
+    }
+}
+
+/// The eight lanes' sum in a fixed order (pairs, then pairs of pairs).
+KINLINE double KNAME(lanes)(f8 v) {
+    float a = (v[0] + v[4]) + (v[2] + v[6]);
+    float b = (v[1] + v[5]) + (v[3] + v[7]);
+    return (double)(a + b);
+}
+
+static KATTR double KNAME(min_difference)(const float *x, int n, int lo, int hi) {
+    double best = __builtin_inf();
+    for (int t = lo; t <= hi; t++) {
+        const int m = n - t;
+        double total = 0;
+        int i = 0;
+        for (; i + 64 <= m; i += 64) {
+            f8 acc = 0;
+            for (int j = i; j < i + 64; j += 8) {
+                f8 d = KNAME(ld8)(x + j) - KNAME(ld8)(x + j + t);
+                acc += d * d;
+            }
+            total += KNAME(lanes)(acc);
+        }
+        for (; i < m; i++) {
+            double d = (double)(x[i] - x[i + t]);
+            total += d * d;
+        }
+        double v = total / (double)m;
+        best = v < best ? v : best;
+    }
+    return best;
+}
+
+static KATTR double KNAME(energy)(const float *x, int n) {
+    double total = 0;
+    int i = 0;
+    for (; i + 64 <= n; i += 64) {
+        f8 acc = 0;
+        for (int j = i; j < i + 64; j += 8) {
+            f8 v = KNAME(ld8)(x + j);
+            acc += v * v;
+        }
+        total += KNAME(lanes)(acc);
+    }
+    for (; i < n; i++) total += (double)x[i] * (double)x[i];
+    return total;
 }
 
 #undef KINLINE

@@ -70,3 +70,26 @@ void spv_goertzel_banks(const float *x, int n, const double *c0, const double *c
                         double *state) {
     DISPATCH(goertzel_banks, (x, n, c0, c1, c2, state));
 }
+
+void spv_lag_difference(const double *prefix, const float *acf, int n, int m, float *diff, double *diffD,
+                        float *cmnd) {
+    DISPATCH(lag_difference, (prefix, acf, n, m, diff, diffD, cmnd));
+}
+
+void spv_lag_pearson(const double *prefix, const float *acf, int n, int m, float *pearson) {
+    DISPATCH(lag_pearson, (prefix, acf, n, m, pearson));
+}
+
+double spv_min_difference(const float *x, int n, int lo, int hi) {
+#if defined(__x86_64__)
+    if (spv_dsp_kernel() == 1) return min_difference_avx2(x, n, lo, hi);
+#endif
+    return min_difference_base(x, n, lo, hi);
+}
+
+double spv_energy(const float *x, int n) {
+#if defined(__x86_64__)
+    if (spv_dsp_kernel() == 1) return energy_avx2(x, n);
+#endif
+    return energy_base(x, n);
+}

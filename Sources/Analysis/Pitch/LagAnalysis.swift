@@ -1,3 +1,4 @@
+import CDSPKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -106,22 +107,7 @@ public final class LagAnalysis {
         pearsonReady = true
         let n = size, acc = prefix[n], m = maxLag
         pearson[0] = acc > 0 ? 1 : 0
-        var t = 1
-        while t + 3 <= m {
-            let e1 = SIMD4<Double>(prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3])
-            let e2 = SIMD4<Double>(repeating: acc) - SIMD4<Double>(prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3])
-            let r = SIMD4<Double>(Double(acf[t]), Double(acf[t + 1]), Double(acf[t + 2]), Double(acf[t + 3]))
-            let den = (e1 * e2).squareRoot()
-            let p = r / den
-            for j in 0..<4 { pearson[t + j] = den[j] > 1e-20 ? Float(p[j]) : 0 }
-            t += 4
-        }
-        while t <= m {
-            let e1 = prefix[n - t], e2 = acc - prefix[t]
-            let den = (e1 * e2).squareRoot()
-            pearson[t] = den > 1e-20 ? Float(Double(acf[t]) / den) : 0
-            t += 1
-        }
+        spv_lag_pearson(prefix.base, acf.base, Int32(n), Int32(m), pearson.base)
     }
 
     /// The lag functions of the loaded window (no-op when already computed). Does not allocate.
@@ -133,7 +119,6 @@ public final class LagAnalysis {
         lagsReady = true
         pearsonReady = false
         let n = size
-        let acc = prefix[n]
         for i in 0..<n { padded[i] = window[i] }
         for i in n..<(2 * n) { padded[i] = 0 }
         // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
@@ -144,39 +129,11 @@ public final class LagAnalysis {
         let scale = 1 / Float(2 * n)
         for t in 0...maxLag { acf[t] = re[t] * scale }
 
-        // Per-lag normalisations, 4 lags at a time (SIMD4<Double>); the running sum for the
-        // CMND is sequential, its division is not.
+        // Per-lag normalisations (CDSPKernels, 4 lags at a time in double); the running
+        // sum for the CMND is sequential, its division is not.
         cmnd[0] = 1
         diff[0] = 0
-        let m = maxLag
-        var t = 1
-        while t + 3 <= m {
-            let tv = SIMD4<Double>(Double(t), Double(t + 1), Double(t + 2), Double(t + 3))
-            let e1 = SIMD4<Double>(prefix[n - t], prefix[n - t - 1], prefix[n - t - 2], prefix[n - t - 3])
-            let e2 = SIMD4<Double>(repeating: acc) - SIMD4<Double>(prefix[t], prefix[t + 1], prefix[t + 2], prefix[t + 3])
-            let r = SIMD4<Double>(Double(acf[t]), Double(acf[t + 1]), Double(acf[t + 2]), Double(acf[t + 3]))
-            let d = ((e1 + e2 - 2 * r) / (SIMD4<Double>(repeating: Double(n)) - tv))
-                .replacing(with: 0, where: (e1 + e2 - 2 * r) .< 0)
-            for j in 0..<4 {
-                diff[t + j] = Float(d[j])
-                diffD[t + j] = d[j]
-            }
-            t += 4
-        }
-        while t <= m {
-            let e1 = prefix[n - t], e2 = acc - prefix[t]
-            let r = Double(acf[t])
-            let d = max(0, (e1 + e2 - 2 * r) / Double(n - t))
-            diff[t] = Float(d); diffD[t] = d
-            t += 1
-        }
-        // CMND from the single-precision differences' double values, as before.
-        var running = 0.0
-        for t in 1...m {
-            let d = diffD[t]
-            running += d
-            cmnd[t] = running > 1e-30 ? Float(d * Double(t) / running) : 1
-        }
+        spv_lag_difference(prefix.base, acf.base, Int32(n), Int32(maxLag), diff.base, diffD.base, cmnd.base)
     }
 
     /// The difference function normalised by twice the window's mean square (0 = identical
@@ -247,48 +204,14 @@ public final class LagAnalysis {
     }
 
     /// Minimum over lags center ± radius of the overlap-normalised difference of `x`
-    /// (8 single-precision lanes of squared differences, summed in double per 64 samples).
+    /// (CDSPKernels: 8 single-precision lanes of squared differences, summed in double per
+    /// 64 samples).
     private static func minDifference(_ x: UnsafePointer<Float>, _ n: Int, center: Int, radius: Int, maxLag: Int) -> Double {
-        var best = Double.infinity
-        let raw = UnsafeRawPointer(x)
-        for t in max(1, center - radius)...min(maxLag, center + radius) {
-            let m = n - t
-            var total = 0.0
-            var i = 0
-            while i + 64 <= m {
-                var acc = SIMD8<Float>()
-                for j in stride(from: i, to: i + 64, by: 8) {
-                    let d =
-                        raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self)
-                        - raw.loadUnaligned(fromByteOffset: 4 * (j + t), as: SIMD8<Float>.self)
-                    acc += d * d
-                }
-                total += Double(acc.sum())
-                i += 64
-            }
-            while i < m { let d = Double(x[i] - x[i + t]); total += d * d; i += 1 }
-            best = min(best, total / Double(m))
-        }
-        return best
+        spv_min_difference(x, Int32(n), Int32(max(1, center - radius)), Int32(min(maxLag, center + radius)))
     }
 
     /// Σ x² of `n` samples (double accumulation per 64).
-    static func energy(_ x: UnsafePointer<Float>, _ n: Int) -> Double {
-        let raw = UnsafeRawPointer(x)
-        var total = 0.0
-        var i = 0
-        while i + 64 <= n {
-            var acc = SIMD8<Float>()
-            for j in stride(from: i, to: i + 64, by: 8) {
-                let v = raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self)
-                acc += v * v
-            }
-            total += Double(acc.sum())
-            i += 64
-        }
-        while i < n { total += Double(x[i]) * Double(x[i]); i += 1 }
-        return total
-    }
+    static func energy(_ x: UnsafePointer<Float>, _ n: Int) -> Double { spv_energy(x, Int32(n)) }
 
     /// True when `lag` is a fraction of the period (see `periodMultiple`).
     public func isHalfPeriod(_ lag: Int, margin: Double = 0.04) -> Bool { periodMultiple(of: lag, margin: margin) > 1 }

@@ -38,7 +38,9 @@ public struct ZeroPhaseLowPass {
         var x1 = Double(input[0]), x2 = x1, y1 = x1 * dcGain, y2 = y1
         for i in 0..<count {
             let x = Double(input[i])
-            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            // y[n−2]'s term first: it is known a sample early, so the chain from one output
+            // to the next is a multiply and a subtraction.
+            let y = b0 * x + b1 * x1 + b2 * x2 - a2 * y2 - a1 * y1
             x2 = x1; x1 = x; y2 = y1; y1 = y
             output[i] = Float(y)
         }
@@ -47,7 +49,7 @@ public struct ZeroPhaseLowPass {
         var i = count - 1
         while i >= 0 {
             let x = Double(output[i])
-            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            let y = b0 * x + b1 * x1 + b2 * x2 - a2 * y2 - a1 * y1
             x2 = x1; x1 = x; y2 = y1; y1 = y
             output[i] = Float(y)
             i -= 1

@@ -19,10 +19,27 @@ void spv_real_fft(const float *input, float *re, float *im, int half, const int3
                   const float *splitRe, const float *splitIm);
 
 /// Three banks of eight Goertzel resonators over x[0…n−1]:
-/// s = x + c·s1 − s2 per lane, in double. Writes each bank's last two states:
+/// s = (x − s2) + c·s1 per lane, in double. Writes each bank's last two states:
 /// state[0…7] = a1, [8…15] = a2, [16…23] = b1, [24…31] = b2, [32…39] = d1, [40…47] = d2.
 void spv_goertzel_banks(const float *x, int n, const double *c0, const double *c1, const double *c2,
                         double *state);
+
+/// The lag analysis's per-lag normalisations for t = 1…m (LagAnalysis.computeLags), from
+/// the prefix sums of x² (prefix[0…n]) and the raw autocorrelation acf[0…m]:
+/// d(t) = max-like(E1 + E2 − 2·acf[t]) / (n − t) into diff (float) and diffD (double), and
+/// YIN's CMND into cmnd (cmnd[0], diff[0] are left to the caller).
+void spv_lag_difference(const double *prefix, const float *acf, int n, int m, float *diff, double *diffD,
+                        float *cmnd);
+
+/// Pearson r(t) = acf[t] / √(E1·E2) for t = 1…m (0 where the denominator is ≤ 1e-20).
+void spv_lag_pearson(const double *prefix, const float *acf, int n, int m, float *pearson);
+
+/// Σ_{i<n−t} (x[i] − x[i+t])² / (n − t) for lags t = lo…hi (1 ≤ lo ≤ hi < n): the least of
+/// them. Squares are summed in 8 float lanes per 64 samples, each 64 added in double.
+double spv_min_difference(const float *x, int n, int lo, int hi);
+
+/// Σ x² of n samples (8 float lanes per 64, added in double).
+double spv_energy(const float *x, int n);
 
 /// The kernel in use: 1 = AVX2, 0 = baseline.
 int spv_dsp_kernel(void);
