@@ -7,6 +7,7 @@
 #pragma clang diagnostic ignored "-Wpsabi"
 
 typedef float f8 __attribute__((ext_vector_type(8)));
+typedef float f4 __attribute__((ext_vector_type(4)));
 typedef double d4 __attribute__((ext_vector_type(4)));
 
 #define KNAME(x) x##_base
