@@ -32,7 +32,8 @@ public struct PitchEstimate: Sendable, Equatable {
 ///    YIN at confidence ≥ 0.88, else the autocorrelation must agree on the MIDI note;
 ///    below 65 Hz both must agree;
 /// 3. the Spectral Harmonic Fingerprint rescue when that fails;
-/// 4. mains rejection (a candidate at a 50/60 Hz multiple whose harmonics all are too);
+/// 4. mains rejection (a candidate within 0.3 % of 50, 60, 100, 120, 150 or 180 Hz; after a
+///    run of such hum with nothing shown, also within 3.5 % for 12 hops);
 /// 5. the harmonic gate for new notes below 200 Hz, bypassed at Pearson r ≥ 0.90.
 ///
 /// All buffers are allocated at construction; `detect` does not allocate.
@@ -59,6 +60,10 @@ public final class HybridPitchDetector {
     public private(set) var lastPearson: PearsonPeakSearch.Result?
     /// The previous window's candidate before the gate (Hz, 0 = none).
     private var previousCandidate = 0.0
+    /// Hops left in which a near-mains period is still taken for hum (see step 4).
+    private var humHops = 0
+    /// Consecutive hops whose period was exactly the mains.
+    private var humRun = 0
     private var rawPearsonCache: PearsonPeakSearch.Result?
     private var rawPearsonDone = false
 
@@ -84,6 +89,8 @@ public final class HybridPitchDetector {
         lastYin = nil
         lastPearson = nil
         previousCandidate = 0
+        humHops = 0
+        humRun = 0
     }
 
     /// Detects the pitch of `window` (`windowSize` samples). `latched` is the frequency the
@@ -128,8 +135,14 @@ public final class HybridPitchDetector {
                     filterBuffer.base.update(from: src, count: windowSize)
                 }
                 filtered.load(filterBuffer.base)
-                filtered.computeLags(withPearson: false) // YIN input only
-                yinInput = filtered
+                // The low-pass is for the latched note's own harmonics. When it leaves less
+                // than a fifth of the window's energy, the window holds something else above
+                // the cutoff (a new, higher note; or the latch is on hum under a note whose
+                // attack hid it): YIN reads the window unfiltered.
+                if !lp || filtered.energy >= LatchFilter.minKeptEnergy * LagAnalysis.energy(src, windowSize) {
+                    filtered.computeLags(withPearson: false) // YIN input only
+                    yinInput = filtered
+                }
             }
         }
         if yinInput === raw { raw.computeLags(withPearson: false) }
@@ -172,7 +185,19 @@ public final class HybridPitchDetector {
                     yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,
                     threshold: threshold)
                 {
-                    if yin == nil || multiple || near.confidence >= yin!.confidence - 0.05 { yin = near }
+                    // Unless the standard result's period divides the one found near the latch
+                    // and the window repeats at it as well: then the near one is a subharmonic
+                    // of the standard (a new, higher note after a low one: every period-T
+                    // window dips at kT too) and the shortest period wins, as in YIN.
+                    let subharmonicNear =
+                        yin.map { y in
+                            let k = (near.lag / y.lag).rounded()
+                            guard k >= 2 && abs(near.lag / (k * y.lag) - 1) < 0.03 else { return false }
+                            let dShort = yinInput.normalizedDifference(near: Int(y.lag.rounded()), radius: 1)
+                            let dNear = yinInput.normalizedDifference(near: Int(near.lag.rounded()), radius: 1)
+                            return dShort <= 0.05 && dShort <= dNear + 0.01
+                        } ?? false
+                    if !subharmonicNear && (yin == nil || multiple || near.confidence >= yin!.confidence - 0.05) { yin = near }
                 }
             }
         }
@@ -209,8 +234,23 @@ public final class HybridPitchDetector {
         previousCandidate = result?.frequency ?? 0
         guard let candidate = result else { return nil }
 
-        // 4. Mains hum is not a note.
-        if HarmonicFingerprint.isMainsLike(candidate.frequency) { return nil }
+        // 4. Mains hum is not a note. Nor, for a moment after it, is a period within 3.5 % of
+        //    it: a note starting or dying over the hum pulls the hum's period off the exact
+        //    mains (a flute's slow attack read 60.3 → 61.8 Hz, "B1", for 0.1 s), while a real
+        //    note that close to the mains is only held back that moment.
+        if HarmonicFingerprint.isMainsLike(candidate.frequency) {
+            // Hum is steady and holds the display blank: only a run of exact mains periods
+            // while nothing is latched opens the window (not a played note's vibrato
+            // crossing one: a cello's B2 at 120.6 Hz).
+            humRun = latched == nil ? humRun + 1 : 0
+            if humRun >= HumContext.minRun { humHops = HumContext.hops }
+            return nil
+        }
+        humRun = 0
+        if humHops > 0 {
+            humHops -= 1
+            if HarmonicFingerprint.isMainsLike(candidate.frequency, tolerance: HumContext.tolerance) { return nil }
+        }
 
         // 5. Harmonic gate for new low notes.
         let isNew = latched.map { !sameNote($0, candidate.frequency, tolerance: 0.6) } ?? true
@@ -336,6 +376,23 @@ public final class HybridPitchDetector {
             if out[worst] == 0 || x < sign * v[out[worst]] { out[worst] = t }
         }
     }
+}
+
+/// How long and how near to the mains a period is taken for hum after exact hum.
+enum HumContext {
+    /// Hops (about 0.13 s at 512 samples and 48 kHz).
+    static let hops = 12
+    /// Hops of exact hum in a row that open it.
+    static let minRun = 10
+    /// Relative distance from 50, 60, 100, 120, 150 or 180 Hz.
+    static let tolerance = 0.035
+}
+
+/// The latch-aware filter's sanity check (see `HybridPitchDetector.detect`).
+enum LatchFilter {
+    /// Least share of the window's energy the low-pass must keep for YIN to read the
+    /// filtered window.
+    static let minKeptEnergy = 0.2
 }
 
 extension Note {
