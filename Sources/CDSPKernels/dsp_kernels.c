@@ -94,3 +94,7 @@ double spv_energy(const float *x, int n) {
 #endif
     return energy_base(x, n);
 }
+
+void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *out) {
+    DISPATCH(decimate2, (x, n, taps, ntaps, out));
+}

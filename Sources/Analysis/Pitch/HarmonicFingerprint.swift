@@ -53,6 +53,8 @@ public final class HarmonicFingerprint {
         self.sampleRate = sampleRate
         hann = OwnedBuffer(zeroed: size)
         buffer = OwnedBuffer(zeroed: size)
+        half = OwnedBuffer(zeroed: size / 2)
+        quarter = OwnedBuffer(zeroed: size / 4)
         history = OwnedBuffer(count: 8, repeating: -1)
         for i in 0..<size { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))) }
     }
@@ -60,6 +62,30 @@ public final class HarmonicFingerprint {
     /// Loads a window (`size` samples) for the following probes.
     public func load(_ x: UnsafePointer<Float>) {
         for i in 0..<size { buffer[i] = x[i] * hann[i] }
+        decimated = 0
+    }
+
+    /// The windowed buffer at 1/2 and 1/4 of the rate (`half`, `quarter`), made on the first
+    /// probe that can use them. The resonators' cost is per sample: probes that all lie
+    /// below 0.2 (0.1) of the rate run on the shorter buffers, over the same span of time
+    /// (so with the same resolution). The half-band low-pass is flat to ±0.05 dB there and
+    /// rejects what would fold onto it by 70 dB; the presence and decay tests compare
+    /// probes with each other, so the decimation's gain of ½ per stage cancels.
+    private let half: OwnedBuffer<Float>
+    private let quarter: OwnedBuffer<Float>
+    private var decimated = 0
+    /// Highest probe frequency, as a share of the rate, each buffer serves.
+    static let halfLimit = 0.2, quarterLimit = 0.1
+
+    private func decimate(to level: Int) {
+        if decimated < 1 {
+            spv_decimate2(buffer.base, Int32(size), HalfBand.taps.base, Int32(HalfBand.count), half.base)
+            decimated = 1
+        }
+        if level >= 2 && decimated < 2 {
+            spv_decimate2(half.base, Int32(size / 2), HalfBand.taps.base, Int32(HalfBand.count), quarter.base)
+            decimated = 2
+        }
     }
 
     /// True when `f` (Hz) lies within `tolerance` Hz of a multiple of 50 or 60 Hz (≤ 1.2 kHz).
@@ -93,17 +119,30 @@ public final class HarmonicFingerprint {
         var mains = 0
         // Per harmonic h (slot h − 2): -1 = above the limit, 0 = mains, 1 = probed.
         var kind = SIMD8<Int>(repeating: -1)
-        let w = 2 * Double.pi / sampleRate
-        var c0 = SIMD8<Double>(), c1 = SIMD8<Double>(), c2 = SIMD8<Double>()
+        var fc = SIMD8<Double>(), fl = SIMD8<Double>(), fh = SIMD8<Double>()
+        var top = 0.0
         for h in 2...8 {
             let f = Double(h) * f0
             if f > 0.45 * sampleRate { break }
             if HarmonicFingerprint.isMains(f) { kind[h - 2] = 0; continue }
             kind[h - 2] = 1
             let offset = max(f * (exp2(1.0 / 24) - 1), 2.5 * binHz)
-            c0[h - 2] = 2 * cos(w * f)
-            c1[h - 2] = 2 * cos(w * max(f - offset, binHz))
-            c2[h - 2] = 2 * cos(w * (f + offset))
+            fc[h - 2] = f
+            fl[h - 2] = max(f - offset, binHz)
+            fh[h - 2] = f + offset
+            top = f + offset
+        }
+        // The shortest buffer that holds every probe.
+        let level = top < HarmonicFingerprint.quarterLimit * sampleRate ? 2 : top < HarmonicFingerprint.halfLimit * sampleRate ? 1 : 0
+        if level > 0 { decimate(to: level) }
+        let source = level == 2 ? quarter.base : level == 1 ? half.base : buffer.base
+        let count = size >> level
+        let w = 2 * Double.pi / (sampleRate / Double(1 << level))
+        var c0 = SIMD8<Double>(), c1 = SIMD8<Double>(), c2 = SIMD8<Double>()
+        for j in 0..<7 where kind[j] == 1 {
+            c0[j] = 2 * cos(w * fc[j])
+            c1[j] = 2 * cos(w * fl[j])
+            c2[j] = 2 * cos(w * fh[j])
         }
         // The resonators s = x + c·s1 − s2 run in CDSPKernels (AVX2 or the baseline).
         var state = (
@@ -114,7 +153,7 @@ public final class HarmonicFingerprint {
                 withUnsafeBytes(of: c1) { p1 in
                     withUnsafeBytes(of: c2) { p2 in
                         spv_goertzel_banks(
-                            buffer.base, Int32(size),
+                            source, Int32(count),
                             p0.baseAddress!.assumingMemoryBound(to: Double.self),
                             p1.baseAddress!.assumingMemoryBound(to: Double.self),
                             p2.baseAddress!.assumingMemoryBound(to: Double.self),
@@ -166,4 +205,29 @@ public final class HarmonicFingerprint {
         for i in 0..<8 { history[i] = -1 }
         historyIndex = 0
     }
+}
+
+/// The half-band low-pass of the fingerprint's decimation: a Kaiser-windowed sinc (β = 7)
+/// of 47 taps cut at a quarter of the rate, normalised to unit gain at DC.
+enum HalfBand {
+    static let count = 47
+    nonisolated(unsafe) static let taps: OwnedBuffer<Float> = {
+        let n = count, mid = Double(n - 1) / 2, beta = 7.0
+        func i0(_ x: Double) -> Double { // modified Bessel function of order 0 (series)
+            var sum = 1.0, term = 1.0, k = 1.0
+            while term > 1e-12 * sum { term *= (x / (2 * k)) * (x / (2 * k)); sum += term; k += 1 }
+            return sum
+        }
+        var h = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            let t = Double(i) - mid
+            let sinc = t == 0 ? 0.5 : sin(Double.pi * t / 2) / (Double.pi * t)
+            let r = t / mid
+            h[i] = sinc * i0(beta * (1 - r * r).squareRoot()) / i0(beta)
+        }
+        let sum = h.reduce(0, +)
+        let out = OwnedBuffer<Float>(zeroed: n)
+        for i in 0..<n { out[i] = Float(h[i] / sum) }
+        return out
+    }()
 }

@@ -41,6 +41,11 @@ double spv_min_difference(const float *x, int n, int lo, int hi);
 /// Σ x² of n samples (8 float lanes per 64, added in double).
 double spv_energy(const float *x, int n);
 
+/// Low-pass filters x[0…n−1] with the odd-length linear-phase FIR taps[0…ntaps−1] (centred,
+/// zeros outside x) and keeps every second sample: out[j] = Σ taps[k]·x[2j + k − ntaps/2],
+/// j < n/2. Accumulates in float.
+void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *out);
+
 /// The kernel in use: 1 = AVX2, 0 = baseline.
 int spv_dsp_kernel(void);
 /// Forces a kernel (0 = baseline, 1 = AVX2 if the CPU has it, -1 = choose by CPUID);
