@@ -325,4 +325,50 @@ static KATTR void KNAME(decimate2)(const float *x, int n, const float *taps, int
     }
 }
 
+static KATTR void KNAME(dft_bin)(const float *x, const float *win, int n, double w, double *out) {
+    d4 cl, sl, ch, sh;   // phasors of lanes 0…3 and 4…7
+    for (int j = 0; j < 4; j++) {
+        cl[j] = __builtin_cos(w * j); sl[j] = __builtin_sin(w * j);
+        ch[j] = __builtin_cos(w * (j + 4)); sh[j] = __builtin_sin(w * (j + 4));
+    }
+    const double c8 = __builtin_cos(8 * w), s8 = __builtin_sin(8 * w);
+    d4 rel = 0, reh = 0, iml = 0, imh = 0;
+    for (int i = 0; i < n; i += 8) {
+        d4 vl = {(double)(x[i] * win[i]), (double)(x[i + 1] * win[i + 1]), (double)(x[i + 2] * win[i + 2]),
+                 (double)(x[i + 3] * win[i + 3])};
+        d4 vh = {(double)(x[i + 4] * win[i + 4]), (double)(x[i + 5] * win[i + 5]), (double)(x[i + 6] * win[i + 6]),
+                 (double)(x[i + 7] * win[i + 7])};
+        rel += vl * cl; iml -= vl * sl;
+        reh += vh * ch; imh -= vh * sh;
+        d4 nl = cl * c8 - sl * s8, nh = ch * c8 - sh * s8;
+        sl = cl * s8 + sl * c8; sh = ch * s8 + sh * c8;
+        cl = nl; ch = nh;
+        if ((i & 255) == 248) {
+            d4 ml = 1 / __builtin_elementwise_sqrt(cl * cl + sl * sl);
+            d4 mh = 1 / __builtin_elementwise_sqrt(ch * ch + sh * sh);
+            cl *= ml; sl *= ml; ch *= mh; sh *= mh;
+        }
+    }
+    d4 re = rel + reh, im = iml + imh;
+    out[0] = (re[0] + re[1]) + (re[2] + re[3]);
+    out[1] = (im[0] + im[1]) + (im[2] + im[3]);
+}
+
+static KATTR double KNAME(load_window)(const float *x, int n, float *window, double *prefix) {
+    double acc = 0, total0 = 0, total1 = 0;
+    prefix[0] = 0;
+    for (int i = 0; i < n; i += 2) {
+        const float a = x[i], b = x[i + 1];
+        window[i] = a;
+        window[i + 1] = b;
+        const double qa = (double)a * (double)a, qb = (double)b * (double)b;
+        prefix[i + 1] = acc + qa;
+        acc = acc + (qa + qb);
+        prefix[i + 2] = acc;
+        total0 += (double)a;
+        total1 += (double)b;
+    }
+    return total0 + total1;
+}
+
 #undef KINLINE

@@ -98,3 +98,14 @@ double spv_energy(const float *x, int n) {
 void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *out) {
     DISPATCH(decimate2, (x, n, taps, ntaps, out));
 }
+
+void spv_dft_bin(const float *x, const float *win, int n, double w, double *out) {
+    DISPATCH(dft_bin, (x, win, n, w, out));
+}
+
+double spv_load_window(const float *x, int n, float *window, double *prefix) {
+#if defined(__x86_64__)
+    if (spv_dsp_kernel() == 1) return load_window_avx2(x, n, window, prefix);
+#endif
+    return load_window_base(x, n, window, prefix);
+}

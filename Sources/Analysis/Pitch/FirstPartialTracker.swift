@@ -1,3 +1,4 @@
+import CDSPKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -25,7 +26,9 @@ public final class FirstPartialTracker {
     private var lastTime = -1
     private var hasPhase = false
 
+    /// - Parameter size: window length, a multiple of 8.
     public init(size: Int, sampleRate: Double) {
+        precondition(size > 0 && size % 8 == 0, "window length must be a multiple of 8")
         self.size = size
         self.sampleRate = sampleRate
         hann = OwnedBuffer(zeroed: size)
@@ -55,17 +58,13 @@ public final class FirstPartialTracker {
             hasPhase = false
         }
         let w = 2 * Double.pi * probe / sampleRate
-        // Complex DFT at the probe frequency, phase referenced to absolute time.
-        var re = 0.0, im = 0.0
-        let c = cos(w), s = sin(w)
-        var cr = 1.0, ci = 0.0
-        for i in 0..<size {
-            let x = Double(window[i] * hann[i])
-            re += x * cr; im -= x * ci
-            let nr = cr * c - ci * s
-            ci = cr * s + ci * c; cr = nr
-            if i & 255 == 255 { let m = 1 / (cr * cr + ci * ci).squareRoot(); cr *= m; ci *= m }
+        // Complex DFT at the probe frequency (CDSPKernels: eight phasors at a time), phase
+        // referenced to absolute time.
+        var bin = (0.0, 0.0)
+        withUnsafeMutableBytes(of: &bin) { b in
+            spv_dft_bin(window, hann.base, Int32(size), w, b.baseAddress!.assumingMemoryBound(to: Double.self))
         }
+        let (re, im) = bin
         let start = endSample - size
         // Energy share of the partial: |X|² for a Hann window ≈ (A·N/4)², A² / 2 = power.
         let amplitude = 4 * (re * re + im * im).squareRoot() / Double(size)

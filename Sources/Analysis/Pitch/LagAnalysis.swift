@@ -82,17 +82,7 @@ public final class LagAnalysis {
     /// Copies `x` (N samples) and computes its energies (cheap); the lag functions wait for
     /// `computeLags` (the detector needs them only on some paths). Does not allocate.
     public func load(_ x: UnsafePointer<Float>) {
-        let n = size
-        var acc = 0.0, total = 0.0
-        prefix[0] = 0
-        for i in 0..<n {
-            let v = x[i]
-            window[i] = v
-            acc += Double(v) * Double(v)
-            total += Double(v)
-            prefix[i + 1] = acc
-        }
-        sum = total
+        sum = spv_load_window(x, Int32(size), window.base, prefix.base)
         lagsReady = false
         pearsonReady = false
     }

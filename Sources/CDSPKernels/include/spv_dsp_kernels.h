@@ -46,6 +46,16 @@ double spv_energy(const float *x, int n);
 /// j < n/2. Accumulates in float.
 void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *out);
 
+/// One DFT bin at angular frequency w (radians per sample) of x[i]·win[i], i < n (n a
+/// multiple of 8): out[0] = Σ v·cos(wi), out[1] = −Σ v·sin(wi), in double. Eight phasors
+/// (samples i … i+7) turn by 8w per step, renormalised every 256 samples.
+void spv_dft_bin(const float *x, const float *win, int n, double w, double *out);
+
+/// Copies x[0…n−1] (n even) to window and fills prefix[0…n] with the running sums of x² in
+/// double, two samples per step of the chain (prefix[2i+2] = prefix[2i] + (x²[2i] + x²[2i+1]),
+/// prefix[2i+1] = prefix[2i] + x²[2i]). Returns Σ x.
+double spv_load_window(const float *x, int n, float *window, double *prefix);
+
 /// The kernel in use: 1 = AVX2, 0 = baseline.
 int spv_dsp_kernel(void);
 /// Forces a kernel (0 = baseline, 1 = AVX2 if the CPU has it, -1 = choose by CPUID);
