@@ -54,4 +54,28 @@ final class DecayingTailTests: XCTestCase {
             }
         }
     }
+
+    /// A piano-like F3 on two unison strings 0.7 Hz apart, its second partial stronger than
+    /// the fundamental: each time the strings beat the fundamental to a null in the decay,
+    /// the window reads F4. The tail must keep F3 (it showed F4 for 0.5 s at each null).
+    func testBeatingFundamentalInTheTailKeepsTheNote() {
+        let sr = 48000, f0 = 174.61
+        let n = sr * 3
+        var x = [Float](repeating: 0, count: n)
+        let amps = [1, 1.5, 0.5, 0.4, 0.3, 0.25, 0.2, 0.1]
+        for i in 0..<n {
+            let t = Double(i) / Double(sr)
+            var s = 0.0
+            for (j, a) in amps.enumerated() {
+                let k = Double(j + 1), env = a * exp(-t * (0.8 + 0.3 * k))
+                s += env * (sin(2 * Double.pi * k * f0 * t + 0.3 * k) + sin(2 * Double.pi * (k * f0 + 0.7 * k) * t + 1.1 * k))
+            }
+            x[i] = Float(0.12 * s)
+        }
+        let hops = track(x, sampleRate: sr)
+        let expected = Int(Note.midiValue(frequency: f0).rounded())
+        let late = hops.filter { $0.time > 1.0 }.compactMap { $0.display?.note.midi }
+        XCTAssertFalse(late.isEmpty)
+        XCTAssertEqual(Set(late), [expected], "the beating tail showed another note")
+    }
 }

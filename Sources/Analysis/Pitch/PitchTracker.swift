@@ -175,7 +175,7 @@ public final class PitchTracker {
     }
 }
 
-/// Keeps a decaying tail from showing a lower note (issue 19). As a note fades into hum,
+/// Keeps a decaying tail from showing a lower note or its own octave above (issue 19). As a note fades into hum,
 /// rumble or noise, the detector can find the hum or a subharmonic of the note; the display
 /// must keep the note it had or go blank. A lower note is accepted only when it comes with
 /// an onset (the level rising ≥ `onsetRise` dB over the quietest of the last 8 hops, within
@@ -209,12 +209,14 @@ struct TailGate {
         guard let e = estimate, let last = lastShown else { return estimate }
         // Lower than the shown note by more than the display's same-note window (0.6
         // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
-        // rumble). A higher reading is left alone: it cannot be the hum, and blocking it
-        // would keep a wrong latch.
+        // rumble). Or exactly its octave above: the fundamental fading under the second
+        // partial (a piano's unison strings beating the fundamental to a null every second
+        // or so). Other higher readings are left alone: they cannot be the hum, and blocking
+        // them would keep a wrong latch.
         let interval = 12 * log2(e.frequency / last)
         if abs(interval) < 0.6 { lastSame = time }
         let inTail = level < peak - TailGate.tailDrop && sinceOnset > TailGate.onsetHold
-        guard interval <= -0.6 && inTail else { return estimate }
+        guard (interval <= -0.6 || abs(interval - 12) < 0.6) && inTail else { return estimate }
         // Blocked. While the note was found within the last `maxHold` seconds, the tail
         // still carries it under the noise: hold what the display shows (a detection at
         // the shown frequency); after that, nothing (the display releases).
