@@ -371,4 +371,14 @@ static KATTR double KNAME(load_window)(const float *x, int n, float *window, dou
     return total0 + total1;
 }
 
+static KATTR void KNAME(power_even)(const float *re, const float *im, int n, float *out) {
+    int k = 0;
+    for (; k + 8 <= n + 1; k += 8) {
+        f8 r = KNAME(ld8)(re + k), i = KNAME(ld8)(im + k);
+        KNAME(st8)(out + k, r * r + i * i);
+    }
+    for (; k <= n; k++) out[k] = re[k] * re[k] + im[k] * im[k];
+    for (k = 1; k < n; k++) out[2 * n - k] = out[k];
+}
+
 #undef KINLINE

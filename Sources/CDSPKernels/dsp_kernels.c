@@ -109,3 +109,7 @@ double spv_load_window(const float *x, int n, float *window, double *prefix) {
 #endif
     return load_window_base(x, n, window, prefix);
 }
+
+void spv_power_even(const float *re, const float *im, int n, float *out) {
+    DISPATCH(power_even, (re, im, n, out));
+}

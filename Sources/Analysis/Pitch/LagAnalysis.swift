@@ -109,12 +109,11 @@ public final class LagAnalysis {
         lagsReady = true
         pearsonReady = false
         let n = size
-        for i in 0..<n { padded[i] = window[i] }
-        for i in n..<(2 * n) { padded[i] = 0 }
+        padded.base.update(from: window.base, count: n)
+        (padded.base + n).update(repeating: 0, count: n)
         // Power spectrum, then its (real, even) inverse transform = forward transform / 2N.
         fft.forward(padded.base, re: re.base, im: im.base)
-        for k in 0...n { padded[k] = re[k] * re[k] + im[k] * im[k] }
-        for k in 1..<n { padded[2 * n - k] = padded[k] }
+        spv_power_even(re.base, im.base, Int32(n), padded.base)
         fft.forward(padded.base, re: re.base, im: im.base)
         let scale = 1 / Float(2 * n)
         for t in 0...maxLag { acf[t] = re[t] * scale }

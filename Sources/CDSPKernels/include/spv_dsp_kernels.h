@@ -56,6 +56,11 @@ void spv_dft_bin(const float *x, const float *win, int n, double w, double *out)
 /// prefix[2i+1] = prefix[2i] + x²[2i]). Returns Σ x.
 double spv_load_window(const float *x, int n, float *window, double *prefix);
 
+/// The power spectrum of a real transform of 2n points, as the even sequence of 2n points
+/// the autocorrelation's inverse transform reads: out[k] = out[2n − k] = re[k]² + im[k]²,
+/// k = 0…n.
+void spv_power_even(const float *re, const float *im, int n, float *out);
+
 /// The kernel in use: 1 = AVX2, 0 = baseline.
 int spv_dsp_kernel(void);
 /// Forces a kernel (0 = baseline, 1 = AVX2 if the CPU has it, -1 = choose by CPUID);
