@@ -21,19 +21,17 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        // The rasteriser's innermost span kernels, compiled for the baseline and for AVX2
-        // from one source and chosen by CPUID at run time (no flags needed in this file).
-        .target(name: "CRasterKernels"),
-        // The analysis's innermost loops (real FFT passes, Goertzel resonators), built the
-        // same way.
-        .target(name: "CDSPKernels"),
+        // The innermost loops of the rasteriser (span kernels) and of the analysis (FFT
+        // passes, lag functions, resonators), compiled for the baseline and for AVX2 from one
+        // source and chosen by CPUID at run time (no flags needed in this file).
+        .target(name: "CKernels"),
 
         // MARK: Pipeline (Swift; its only C is the kernels above).
         .target(name: "SpecvizCore"),
         .target(name: "Tuning", dependencies: ["SpecvizCore"]),
-        .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning", "CDSPKernels"]),
+        .target(name: "Analysis", dependencies: ["SpecvizCore", "Tuning", "CKernels"]),
         .target(name: "Synth", dependencies: ["SpecvizCore", "Tuning"]),
-        .target(name: "Raster", dependencies: ["SpecvizCore", "CRasterKernels"]),
+        .target(name: "Raster", dependencies: ["SpecvizCore", "CKernels"]),
         .target(name: "ShadersCPU", dependencies: ["SpecvizCore", "Raster"], path: "Shaders-CPU"),
         .target(name: "Geometry", dependencies: ["SpecvizCore", "Analysis", "Tuning"]),
         .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU"]),

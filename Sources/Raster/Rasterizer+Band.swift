@@ -1,4 +1,4 @@
-import CRasterKernels
+import CKernels
 import SpecvizCore
 
 extension Rasterizer {
@@ -6,7 +6,7 @@ extension Rasterizer {
     /// there (in submission order). Only this band's rows are touched.
     ///
     /// Each triangle is walked row by row (exact integer spans, no division per row). A span
-    /// goes to a built-in kernel (`CRasterKernels`: 8 pixels per step, lanes are pixels,
+    /// goes to a built-in kernel (`CKernels`: 8 pixels per step, lanes are pixels,
     /// coverage masks at the ends) when the shader allows it and the frame is at least
     /// 8 pixels wide; otherwise pixel by pixel through the shader's `fragment`. Both give
     /// the same pixels. Flat opaque 2D triangles are plain fills.

@@ -1,4 +1,4 @@
-import CRasterKernels
+import CKernels
 import Dispatch
 import SpecvizCore
 
@@ -22,14 +22,14 @@ public final class Rasterizer {
     @usableFromInline var height = 0
     @usableFromInline var depth: [Float]
     /// Which pixel kernel this build runs (printed by `specviz bench --dump`).
-    public static var kernelName: String { spv_raster_kernel() == 1 ? "AVX2" : "baseline" }
+    public static var kernelName: String { spv_kernel() == 1 ? "AVX2" : "baseline" }
 
     /// Chooses the span kernels: `true` forces the portable baseline, `false` returns to the
     /// best the CPU has (AVX2 when CPUID reports it). Both give the same pixels, bit for bit;
     /// for tests and benchmarks. Returns the name of the kernel now in use.
     @discardableResult
     public static func forceBaselineKernel(_ on: Bool) -> String {
-        spv_raster_set_kernel(on ? 0 : -1)
+        spv_set_kernel(on ? 0 : -1)
         return kernelName
     }
     /// How many bands (and threads) a frame is cut into.

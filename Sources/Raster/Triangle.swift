@@ -1,4 +1,4 @@
-import CRasterKernels
+import CKernels
 import SpecvizCore
 
 /// Subpixel precision of snapped vertex positions: 1/256 pixel (SPEC §10).

@@ -1,4 +1,4 @@
-import CDSPKernels
+import CKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -58,7 +58,7 @@ public final class FirstPartialTracker {
             hasPhase = false
         }
         let w = 2 * Double.pi * probe / sampleRate
-        // Complex DFT at the probe frequency (CDSPKernels: eight phasors at a time), phase
+        // Complex DFT at the probe frequency (CKernels: eight phasors at a time), phase
         // referenced to absolute time.
         var bin = (0.0, 0.0)
         withUnsafeMutableBytes(of: &bin) { b in

@@ -1,4 +1,4 @@
-import CDSPKernels
+import CKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -144,7 +144,7 @@ public final class HarmonicFingerprint {
             c1[j] = 2 * cos(w * fl[j])
             c2[j] = 2 * cos(w * fh[j])
         }
-        // The resonators s = x + c·s1 − s2 run in CDSPKernels (AVX2 or the baseline).
+        // The resonators s = x + c·s1 − s2 run in CKernels (AVX2 or the baseline).
         var state = (
             SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>()
         )

@@ -1,4 +1,4 @@
-import CDSPKernels
+import CKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -118,7 +118,7 @@ public final class LagAnalysis {
         let scale = 1 / Float(2 * n)
         for t in 0...maxLag { acf[t] = re[t] * scale }
 
-        // Per-lag normalisations (CDSPKernels, 4 lags at a time in double); the running
+        // Per-lag normalisations (CKernels, 4 lags at a time in double); the running
         // sum for the CMND is sequential, its division is not.
         cmnd[0] = 1
         diff[0] = 0
@@ -193,7 +193,7 @@ public final class LagAnalysis {
     }
 
     /// Minimum over lags center ± radius of the overlap-normalised difference of `x`
-    /// (CDSPKernels: 8 single-precision lanes of squared differences, summed in double per
+    /// (CKernels: 8 single-precision lanes of squared differences, summed in double per
     /// 64 samples).
     private static func minDifference(_ x: UnsafePointer<Float>, _ n: Int, center: Int, radius: Int, maxLag: Int) -> Double {
         spv_min_difference(x, Int32(n), Int32(max(1, center - radius)), Int32(min(maxLag, center + radius)))

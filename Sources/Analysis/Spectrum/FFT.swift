@@ -1,4 +1,4 @@
-import CDSPKernels
+import CKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -66,7 +66,7 @@ public final class RealFFT {
     /// `re[k]`, `im[k]` for k = 0 … size/2 (`size/2 + 1` bins each), unnormalised
     /// (X[k] = Σ x[n]·e^(−2πikn/N)). Does not allocate.
     public func forward(_ input: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>) {
-        // The passes run in CDSPKernels (AVX2 or the baseline, chosen by CPUID): the
+        // The passes run in CKernels (AVX2 or the baseline, chosen by CPUID): the
         // bit-reversed gather of even/odd samples into a half-size complex sequence, a
         // radix-4 first pass, radix-2 stages eight butterflies at a time with each stage's
         // contiguous twiddles, and the split into the one-sided spectrum.

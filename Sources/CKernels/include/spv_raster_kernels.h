@@ -1,11 +1,12 @@
 // spv_raster_kernels.h -- the rasteriser's innermost loops: one row span of 8-pixel blocks.
 //
-// Compiled twice from one source (kernel_body.h): for the x86-64 baseline (SSE2) and for
+// Compiled twice from one source (raster_body.h): for the x86-64 baseline (SSE2) and for
 // AVX2, chosen at run time by CPUID. Floating-point contraction is off, so both give the
 // same pixels bit for bit (the same IEEE operations in the same order, only wider).
 #ifndef SPV_RASTER_KERNELS_H
 #define SPV_RASTER_KERNELS_H
 #include <stdint.h>
+#include "spv_kernels.h"
 
 /// Imported into Swift as SIMD4<Float>.
 typedef float spv_float4 __attribute__((ext_vector_type(4)));
@@ -57,11 +58,5 @@ typedef struct {
 /// tile with rows another thread renders.
 void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
                       spv_float4 light, spv_hiz *hiz);
-
-/// The kernel in use: 1 = AVX2, 0 = baseline.
-int spv_raster_kernel(void);
-/// Forces a kernel (0 = baseline, 1 = AVX2 if the CPU has it, -1 = choose by CPUID);
-/// returns the one now in use. For tests and benchmarks; call between frames.
-int spv_raster_set_kernel(int which);
 
 #endif

@@ -1,5 +1,5 @@
-// spv_dsp_kernels.h -- the analysis's innermost loops: the real FFT's passes and the
-// harmonic fingerprint's resonator bank.
+// spv_dsp_kernels.h -- the analysis's innermost loops: the real FFT's passes, the lag
+// functions' normalisations, the harmonic fingerprint's resonators and decimation, a DFT bin.
 //
 // Compiled twice from one source (dsp_body.h): for the x86-64 baseline (SSE2) and for
 // AVX2, chosen at run time by CPUID, like the rasteriser's kernels. Floating-point
@@ -8,6 +8,7 @@
 #ifndef SPV_DSP_KERNELS_H
 #define SPV_DSP_KERNELS_H
 #include <stdint.h>
+#include "spv_kernels.h"
 
 /// The complex half-size FFT inside a real FFT of 2·half samples (Raster-style split
 /// arrays): gathers input[2i], input[2i+1] into zr/zi in bit-reversed order (`bitReverse`),
@@ -60,11 +61,5 @@ double spv_load_window(const float *x, int n, float *window, double *prefix);
 /// the autocorrelation's inverse transform reads: out[k] = out[2n − k] = re[k]² + im[k]²,
 /// k = 0…n.
 void spv_power_even(const float *re, const float *im, int n, float *out);
-
-/// The kernel in use: 1 = AVX2, 0 = baseline.
-int spv_dsp_kernel(void);
-/// Forces a kernel (0 = baseline, 1 = AVX2 if the CPU has it, -1 = choose by CPUID);
-/// returns the one now in use. For tests and benchmarks.
-int spv_dsp_set_kernel(int which);
 
 #endif

@@ -1,0 +1,61 @@
+// dsp_kernels.c -- the analysis kernels twice (baseline and AVX2).
+#include "kernels.h"
+#include "spv_dsp_kernels.h"
+
+#define KNAME(x) x##_base
+#define KATTR
+#include "dsp_body.h"
+#undef KNAME
+#undef KATTR
+
+#if defined(__x86_64__)
+#define KNAME(x) x##_avx2
+#define KATTR KATTR_AVX2
+#include "dsp_body.h"
+#undef KNAME
+#undef KATTR
+#endif
+
+void spv_real_fft(const float *input, float *re, float *im, int half, const int32_t *bitReverse,
+                  float *zr, float *zi, const float *stageRe, const float *stageIm,
+                  const float *splitRe, const float *splitIm) {
+    DISPATCH(real_fft, (input, re, im, half, bitReverse, zr, zi, stageRe, stageIm, splitRe, splitIm));
+}
+
+void spv_goertzel_banks(const float *x, int n, const double *c0, const double *c1, const double *c2,
+                        double *state) {
+    DISPATCH(goertzel_banks, (x, n, c0, c1, c2, state));
+}
+
+void spv_lag_difference(const double *prefix, const float *acf, int n, int m, float *diff, double *diffD,
+                        float *cmnd) {
+    DISPATCH(lag_difference, (prefix, acf, n, m, diff, diffD, cmnd));
+}
+
+void spv_lag_pearson(const double *prefix, const float *acf, int n, int m, float *pearson) {
+    DISPATCH(lag_pearson, (prefix, acf, n, m, pearson));
+}
+
+double spv_min_difference(const float *x, int n, int lo, int hi) {
+    return DISPATCH(min_difference, (x, n, lo, hi));
+}
+
+double spv_energy(const float *x, int n) {
+    return DISPATCH(energy, (x, n));
+}
+
+void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *out) {
+    DISPATCH(decimate2, (x, n, taps, ntaps, out));
+}
+
+void spv_dft_bin(const float *x, const float *win, int n, double w, double *out) {
+    DISPATCH(dft_bin, (x, win, n, w, out));
+}
+
+double spv_load_window(const float *x, int n, float *window, double *prefix) {
+    return DISPATCH(load_window, (x, n, window, prefix));
+}
+
+void spv_power_even(const float *re, const float *im, int n, float *out) {
+    DISPATCH(power_even, (re, im, n, out));
+}

@@ -1,0 +1,31 @@
+// raster_kernels.c -- the triangle kernels twice (baseline and AVX2).
+#include "kernels.h"
+#include "spv_raster_kernels.h"
+
+#define KNAME(x) x##_base
+#define KATTR
+#include "raster_body.h"
+#undef KNAME
+#undef KATTR
+
+#if defined(__x86_64__)
+#define KNAME(x) x##_avx2
+#define KATTR KATTR_AVX2
+#include "raster_body.h"
+#undef KNAME
+#undef KATTR
+#endif
+
+void spv_blend_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
+                        spv_float4 base, spv_float4 dy, spv_float4 dx) {
+    DISPATCH(blend_triangle, (t, ry0, ry1, color, width, base, dy, dx));
+}
+
+void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width, uint32_t pixel) {
+    DISPATCH(fill_triangle, (t, ry0, ry1, color, width, pixel));
+}
+
+void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
+                      spv_float4 light, spv_hiz *hiz) {
+    DISPATCH(lit_triangle, (t, ry0, ry1, color, depth, width, light, hiz));
+}
