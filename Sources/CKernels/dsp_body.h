@@ -1,5 +1,5 @@
-// One copy of the analysis kernels; included by dsp_kernels.c once per target with
-// KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
+// One copy of the analysis kernels; compiled once per target by dsp_kernels.c through
+// twice.h, with KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
 
 #define KINLINE static KATTR inline __attribute__((always_inline))
 

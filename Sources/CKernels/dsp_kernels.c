@@ -2,19 +2,8 @@
 #include "kernels.h"
 #include "spv_dsp_kernels.h"
 
-#define KNAME(x) x##_base
-#define KATTR
-#include "dsp_body.h"
-#undef KNAME
-#undef KATTR
-
-#if defined(__x86_64__)
-#define KNAME(x) x##_avx2
-#define KATTR KATTR_AVX2
-#include "dsp_body.h"
-#undef KNAME
-#undef KATTR
-#endif
+#define KERNEL_BODY "dsp_body.h"
+#include "twice.h"
 
 void spv_real_fft(const float *input, float *re, float *im, int half, const int32_t *bitReverse,
                   float *zr, float *zi, const float *stageRe, const float *stageIm,

@@ -1,5 +1,5 @@
-// One copy of the triangle kernels; included by raster_kernels.c once per target with
-// KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
+// One copy of the triangle kernels; compiled once per target by raster_kernels.c through
+// twice.h, with KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
 
 #define KINLINE static KATTR inline __attribute__((always_inline))
 

@@ -2,19 +2,8 @@
 #include "kernels.h"
 #include "spv_raster_kernels.h"
 
-#define KNAME(x) x##_base
-#define KATTR
-#include "raster_body.h"
-#undef KNAME
-#undef KATTR
-
-#if defined(__x86_64__)
-#define KNAME(x) x##_avx2
-#define KATTR KATTR_AVX2
-#include "raster_body.h"
-#undef KNAME
-#undef KATTR
-#endif
+#define KERNEL_BODY "raster_body.h"
+#include "twice.h"
 
 void spv_blend_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
                         spv_float4 base, spv_float4 dy, spv_float4 dx) {
