@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["SpecvizTestSupport", "MediaIO"]),
         .testTarget(name: "SpecvizCoreTests", dependencies: ["SpecvizCore"]),
         .testTarget(name: "TuningTests", dependencies: ["Tuning"]),
-        .testTarget(name: "PitchTests", dependencies: ["Analysis", "Tuning", "SpecvizTestSupport"]),
+        .testTarget(name: "PitchTests", dependencies: ["Analysis", "Tuning", "CKernels", "SpecvizTestSupport"]),
         .testTarget(name: "TempoTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "Analysis", "Tuning", "MediaIO", "SpecvizTestSupport"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "Raster", "ShadersCPU", "SpecvizTestSupport"]),
