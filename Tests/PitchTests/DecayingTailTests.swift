@@ -78,4 +78,33 @@ final class DecayingTailTests: XCTestCase {
         XCTAssertFalse(late.isEmpty)
         XCTAssertEqual(Set(late), [expected], "the beating tail showed another note")
     }
+
+    /// A slowly decaying note with low rumble only 6 dB under it (noise below ~120 Hz): the
+    /// rumble holds the level up, so the tail never drops 6 dB below its peak, and the
+    /// display once moved to the note's octave and twelfth below (C4 → C3 → F2). Neither
+    /// may show.
+    func testSlowDecayOverLoudRumbleShowsNoSubharmonic() {
+        let sr = 48000, n = 3 * sr
+        for (f0, seed) in [(256.6, UInt64(1)), (256.6, 2), (219.1, 3)] {
+            var note = ToneGenerators.harmonic(f0: f0, amplitudes: [1, 0.5, 0.3, 0.2, 0.1], sampleRate: sr, duration: 3, amplitude: 0.3)
+            for i in 0..<n {
+                let t = Double(i) / Double(sr)
+                note[i] = t < 0.3 ? 0 : note[i] * Float(exp(-(t - 0.3) / 1.2))
+            }
+            // Rumble: white noise through four one-pole low-passes at 120 Hz.
+            var rumble = ToneGenerators.whiteNoise(sampleRate: sr, duration: 3, rms: 1, seed: seed)
+            let a = 1 - exp(-2 * Double.pi * 120 / Double(sr))
+            var s = (0.0, 0.0, 0.0, 0.0)
+            for i in rumble.indices {
+                s.0 += a * (Double(rumble[i]) - s.0); s.1 += a * (s.0 - s.1)
+                s.2 += a * (s.1 - s.2); s.3 += a * (s.2 - s.3)
+                rumble[i] = Float(s.3)
+            }
+            let noteRMS = ToneGenerators.rms(Array(note[(3 * sr / 10)..<(5 * sr / 2)]))
+            let x = ToneGenerators.mix(note, rumble, gain: noteRMS / ToneGenerators.rms(rumble) / pow(10, 6.0 / 20))
+            let hops = track(x, sampleRate: sr)
+            let expected = Int(Note.midiValue(frequency: f0).rounded())
+            XCTAssertEqual(shownNotes(hops, from: 0), [expected], "\(f0) Hz (seed \(seed)) over rumble")
+        }
+    }
 }

@@ -95,7 +95,7 @@ public final class HybridPitchDetector {
 
     /// Detects the pitch of `window` (`windowSize` samples). `latched` is the frequency the
     /// display is latched to (Hz), nil when it shows `---`; `highPassed` is the same window
-    /// through the tracker's streaming high-pass at half the latched f0 (nil: not available);
+    /// through the tracker's streaming high-pass at 0.6 × the latched f0 (nil: not available);
     /// `rumbleFree` is the window through a fixed 150 Hz streaming high-pass, analysed when
     /// the raw window gives no pitch (rumble and pink noise mask it; the period survives).
     /// Does not allocate.

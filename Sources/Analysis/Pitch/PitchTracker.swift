@@ -164,8 +164,10 @@ public final class PitchTracker {
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
         tuner.feed(tail.gate(raw, level: detector.level, shown: tuner.reading?.frequency, time: time), time: time, weight: weight)
-        // Retune the streaming high-pass to half the (new) latched f0; hysteresis of a semitone.
-        let target = tuner.latchedFrequency.map { 0.5 * $0 } ?? 0
+        // Retune the streaming high-pass to 0.6 × the (new) latched f0; hysteresis of a semitone.
+        // (At half of it, rumble at the note's octave and twelfth below came through: the
+        // public set's rumble condition went from 96.9 to 98.5 % RPA at 0.6, nothing else moved.)
+        let target = tuner.latchedFrequency.map { 0.6 * $0 } ?? 0
         if target < 20 {
             if highPass.cutoff != 0 { highPass.setCutoff(0, sampleRate: Double(sampleRate)); hpAge = 0 }
         } else if highPass.cutoff == 0 || abs(12 * log2(target / highPass.cutoff)) > 1 {
@@ -196,6 +198,11 @@ struct TailGate {
     private var sinceOnset = Int.max / 2
     /// The frequency the display last showed (Hz), kept after it releases.
     private var lastShown: Double?
+    /// The note shown before the last change of note, and when it changed.
+    private var earlierShown: Double?
+    private var changedAt = -Double.infinity
+    /// Seconds after a change of note in which going back to the earlier note is free.
+    static let returnWindow = 2.0
 
     /// The estimate to feed the display: `estimate`, or nil when it is a different note in a tail.
     mutating func gate(_ estimate: PitchEstimate?, level: Double, shown: Double?, time: Double) -> PitchEstimate? {
@@ -205,7 +212,10 @@ struct TailGate {
         index = (index + 1) & 7
         if level >= quietest + TailGate.onsetRise { sinceOnset = 0 } else { sinceOnset += 1 }
         peak = max(level, peak - TailGate.peakRelease)
-        if let f = shown { lastShown = f }
+        if let f = shown {
+            if let l = lastShown, abs(12 * log2(f / l)) >= 0.6 { earlierShown = l; changedAt = time }
+            lastShown = f
+        }
         guard let e = estimate, let last = lastShown else { return estimate }
         // Lower than the shown note by more than the display's same-note window (0.6
         // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
@@ -216,7 +226,15 @@ struct TailGate {
         let interval = 12 * log2(e.frequency / last)
         if abs(interval) < 0.6 { lastSame = time }
         let inTail = level < peak - TailGate.tailDrop && sinceOnset > TailGate.onsetHold
-        guard (interval <= -0.6 || abs(interval - 12) < 0.6) && inTail else { return estimate }
+        // The note's own subharmonics (an octave, a twelfth, two octaves down) without an
+        // onset are blocked even where noise holds the level up (rumble at 6 dB under a
+        // decaying note never lets it fall 6 dB).
+        // (A return to the note shown just before, within `returnWindow`, is not blocked: the
+        // shown note may be the wrong one, an octave up at a beating null.)
+        let returning = earlierShown.map { abs(12 * log2(e.frequency / $0)) < 0.6 && time - changedAt <= TailGate.returnWindow } ?? false
+        let subharmonic = !returning && (2...4).contains { k in abs(interval + 12 * log2(Double(k))) < 0.6 }
+        let blocked = (interval <= -0.6 || abs(interval - 12) < 0.6) && inTail
+        guard blocked || (subharmonic && sinceOnset > TailGate.onsetHold) else { return estimate }
         // Blocked. While the note was found within the last `maxHold` seconds, the tail
         // still carries it under the noise: hold what the display shows (a detection at
         // the shown frequency); after that, nothing (the display releases).
