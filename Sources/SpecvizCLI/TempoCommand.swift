@@ -17,9 +17,9 @@ struct TempoCommand: ParsableCommand {
             unknown), from the whole track; with --causal the beats the live view predicts. \
             --json prints {"bpm", "confidence", "meter", "segments", "beats", "timeline"}. \
             --csv prints the live display, `time_s,bpm,confidence`, one row per display update \
-            (~2 per second; causal, folded into 80–160 BPM); bpm is empty while nothing is \
-            displayed; time_s is when the value is on screen in real-time playback. \
-            --range LO:HI folds the tempo and beats into a range instead (e.g. 80:160).
+            (~2 per second; causal, at the metrical level the overlay shows); bpm is empty while \
+            nothing is displayed; time_s is when the value is on screen in real-time playback. \
+            --range LO:HI folds the tempo, the display and the beats into a range instead (e.g. 80:160).
             """)
 
     @Argument(help: "Audio or video file to analyse (- for standard input).")
@@ -58,6 +58,18 @@ struct TempoCommand: ParsableCommand {
     }
 
     /// "80:160" → 80...160 (an octave at least, so every tempo folds into it).
+    /// What the live view shows at update `u`: the displayed tempo at the tracker's metrical
+    /// level (as the overlay draws it), or folded into `--range` when one is given.
+    func shown(_ u: TempoUpdate) -> Double? {
+        guard let d = u.display else { return nil }
+        var bpm = d.bpm * u.level
+        if let r = range.flatMap(TempoCommand.parseRange) {
+            while bpm > r.upperBound { bpm /= 2 }
+            while bpm < r.lowerBound { bpm *= 2 }
+        }
+        return bpm
+    }
+
     static func parseRange(_ text: String) -> ClosedRange<Double>? {
         guard let (lo, hi) = AnalysisOptions.pair(text), lo >= 20, hi <= 400, hi >= 2 * lo else { return nil }
         return lo...hi
@@ -87,7 +99,7 @@ struct TempoCommand: ParsableCommand {
                             format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0,
                             u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0)
                 } else {
-                    let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? ""
+                    let bpm = shown(u).map { String(format: "%.2f", $0) } ?? ""
                     out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)
                 }
             }
@@ -95,7 +107,7 @@ struct TempoCommand: ParsableCommand {
             var rows: [String] = []
             rows.reserveCapacity(updates.count)
             for u in updates {
-                let bpm = u.display.map { String(format: "%.2f", $0.bpm) } ?? "null"
+                let bpm = shown(u).map { String(format: "%.2f", $0) } ?? "null"
                 rows.append(String(format: "[%.4f, ", u.time) + bpm + String(format: ", %.3f]", u.display?.confidence ?? 0))
             }
             let bpm = analysis.bpm.map { String(format: "%.2f", $0) } ?? "null"

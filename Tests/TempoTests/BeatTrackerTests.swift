@@ -48,6 +48,16 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), truth), 0.9)
     }
 
+    /// The same waltz in the live display (`tempo --csv`, the overlay): once shown, the tempo
+    /// at the tracker's level is a 3/4 level (180, or 60 a bar), not the folded 90.
+    func testDrumlessWaltzLiveDisplayIsAValidLevel() {
+        let a = analyse(ClickTracks.drumlessWaltz(bpm: 180, seconds: 20, sampleRate: rate))
+        let shown = a.updates.filter { $0.time > 10 }.compactMap { u in u.display.map { $0.bpm * u.level } }
+        XCTAssertFalse(shown.isEmpty)
+        let valid = shown.filter { abs($0 - 180) <= 2 || abs($0 - 60) <= 1 }.count
+        XCTAssertGreaterThanOrEqual(Double(valid), 0.9 * Double(shown.count), "shown \(shown)")
+    }
+
     /// A bossa groove at 132 BPM: one segment at the tempo (no stretch at 2/3 of it, 88),
     /// beats on the quarter notes.
     func testBossaHasNoTwoThirdsSegment() {

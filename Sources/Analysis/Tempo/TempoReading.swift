@@ -21,4 +21,6 @@ public struct TempoUpdate: Equatable, Sendable {
     public var display: TempoReading?
     /// The unsmoothed estimate behind it (nil while silent or too little history).
     public var raw: TempoEstimate?
+    /// The tapped level ÷ the displayed tempo (½, 1 or 2) at this update (`TempoTracker.level`).
+    public var level: Double = 1
 }

@@ -438,6 +438,6 @@ public final class TempoTracker {
         }
         updateLevel()
         resumOnsets()
-        onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate))
+        onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate, level: level))
     }
 }
