@@ -69,6 +69,38 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: 132, to: seconds - 0.1)), 0.9)
     }
 
+    /// A bossa groove as the tempo set plays it (kick and bass on 1, the "and" of 2, 3 and the
+    /// "and" of 4; a 3-2 rim clave over two bars; hi-hat eighths; comping chords on the
+    /// clave's sixteenths): in the live display, never two thirds of the tempo (the
+    /// dotted-quarter pulse of kick and clave lands on the accents better than the beat).
+    func testBossaGrooveLiveDisplayNeverShowsTwoThirds() {
+        for bpm in [122.5, 134.0] {
+            let kick = ClickTracks.pattern(
+                bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2, .kick), (3.5, .kick)], seconds: 24, sampleRate: rate)
+            let hats = ClickTracks.pattern(
+                bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, ClickTracks.Voice.hat) }, seconds: 24, sampleRate: rate)
+            let rim = ClickTracks.pattern(
+                bpm: bpm, beatsPerBar: 8, hits: [(0, .click), (1.5, .click), (3, .click), (5, .click), (6.5, .click)], seconds: 24,
+                sampleRate: rate)
+            let bass = ClickTracks.notes(
+                bpm: bpm, beatsPerBar: 4, notes: [(0, [82.4], 0.7), (1.5, [123.5], 0.5), (2, [123.5], 0.7), (3.5, [82.4], 0.5)],
+                seconds: 24, sampleRate: rate)
+            let comp = ClickTracks.notes(
+                bpm: bpm, beatsPerBar: 4, notes: [0, 0.75, 1.5, 2.5, 3].map { ($0, [262, 330, 392], Float(0.2)) }, seconds: 24,
+                sampleRate: rate)
+            var x = kick
+            for i in x.indices {
+                let drums: Float = 0.3 * hats[i] + 0.4 * rim[i]
+                x[i] += drums + bass[i] + comp[i]
+            }
+            let a = analyse(x)
+            let shown = a.updates.compactMap { u in u.display.map { $0.bpm * u.level } }
+            XCTAssertFalse(shown.isEmpty)
+            let twoThirds = shown.filter { abs($0 / bpm - 2.0 / 3.0) < 0.03 }.count
+            XCTAssertEqual(twoThirds, 0, "\(bpm) BPM: shown \(shown)")
+        }
+    }
+
     /// 128 BPM, then 100 BPM from 15 s: two segments with both tempi and the change within
     /// a second, beats following both grids.
     func testTempoStepMakesTwoSegments() {

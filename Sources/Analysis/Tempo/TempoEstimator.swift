@@ -67,6 +67,9 @@ final class TempoEstimator {
     /// Family maxima within this share of the best are metrical-level candidates.
     static let candidateShare: Float = 0.7
     static let maxCandidates = 6
+    /// Family score (share of the best's) a candidate at two thirds of the best's tempo needs
+    /// before its phase salience may replace it.
+    static let twoThirdsShare: Float = 0.95
     /// Phase salience a candidate needs, relative to the winner's, to replace it.
     static let overrideRatio: Float = 1.25
     /// Log-Gaussian tempo prior: centre (BPM) and width (octaves).
@@ -132,6 +135,10 @@ final class TempoEstimator {
                 s >= scores[(g + gridCount - 1) % gridCount], s > scores[(g + 1) % gridCount]
             else { continue }
             candidates += 1
+            // Two thirds of the best: the dotted-quarter pulse of a 3-3-2 clave (bossa),
+            // which lands on its accents better than the beat does. It takes over only with
+            // a family score close to the best's.
+            if abs(bpm(at: g) / bpm(at: best) - 2.0 / 3.0) < 0.015 && s < Self.twoThirdsShare * bestScore { continue }
             let salience = pulseSalience(bpm: bpm(at: g), count: n)
             if salience > chosenSalience { chosenSalience = salience; chosen = g }
         }
