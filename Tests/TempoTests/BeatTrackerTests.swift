@@ -101,6 +101,32 @@ final class BeatTrackerTests: XCTestCase {
         }
     }
 
+    /// Drumless ensemble music: 10 s with a note on every beat, then 20 s where the
+    /// attacks come only on the bar line and on a few melody notes, at the same tempo.
+    /// Once the live display shows the tempo it keeps showing it through the sparse part
+    /// (a display of the right tempo went blank for the rest of an orchestral track).
+    func testDrumlessEnsembleKeepsItsDisplay() {
+        let bpm = 134.0
+        let pulse = ClickTracks.notes(
+            bpm: bpm, beatsPerBar: 4, notes: [(0, [262, 330, 392], 0.3), (1, [330], 0.2), (2, [262, 330, 392], 0.25), (3, [392], 0.2)],
+            seconds: 10, sampleRate: rate)
+        let chords = ClickTracks.notes(
+            bpm: bpm, beatsPerBar: 8, notes: [(0, [262, 330, 392], 0.3), (2, [262, 330, 392], 0.06), (4, [220, 262, 330], 0.3)],
+            seconds: 20, sampleRate: rate)
+        let melody = ClickTracks.notes(
+            bpm: bpm, beatsPerBar: 8, notes: [(1.5, [659], 0.12), (5, [587], 0.12), (7, [523], 0.12)], seconds: 20, sampleRate: rate)
+        var sparse = chords
+        for i in sparse.indices { sparse[i] += melody[i] }
+        let a = analyse(pulse + sparse)
+        guard let first = a.updates.firstIndex(where: { $0.display != nil }) else { return XCTFail("never shown") }
+        let after = a.updates[first...]
+        let shown = after.filter { u in u.display.map { abs($0.bpm * u.level - bpm) <= 2 || abs($0.bpm * u.level - bpm / 2) <= 2 } ?? false }
+        let trace = after.map { u in
+            "\(u.display.map { Int(($0.bpm * u.level).rounded()) } ?? 0)/\(u.raw.map { "\(Int($0.bpm.rounded())),\(Int(100 * $0.confidence)),\(Int(100 * $0.pulse))" } ?? "-")"
+        }
+        XCTAssertGreaterThanOrEqual(Double(shown.count), 0.95 * Double(after.count), "shown \(shown.count) of \(after.count) updates: \(trace)")
+    }
+
     /// 128 BPM, then 100 BPM from 15 s: two segments with both tempi and the change within
     /// a second, beats following both grids.
     func testTempoStepMakesTwoSegments() {

@@ -9,9 +9,10 @@
 ///   at a beat rate (pulse ≥ 0.3, not just once a bar as a pad changing chords). It is
 ///   *weak* with confidence ≥ 0.15 (the seed's display threshold) and pulse ≥ 0.03.
 /// - **Hysteresis.** Strong estimates vote for their tempo. Weak ones only hold a tempo
-///   already on display: within ±2 BPM of it, or within ±5 BPM when both halves of the
-///   history confirm it on their own (`corroborated`). They never start a display, so
-///   beat-less input (held chords, quiet intros) shows nothing.
+///   already on display: within ±2 BPM of it (then an onset-like estimate with the seed's
+///   confidence holds however faint its pulse: drumless music), or within ±5 BPM when both
+///   halves of the history confirm it on their own (`corroborated`). They never start a
+///   display, so beat-less input (held chords, quiet intros) shows nothing.
 /// - The display changes when 2 of the last 3 votes agree within ±5 BPM (it shows their
 ///   mean) and goes blank after 3 votes without a beat (~1.5 s).
 /// - 3 consecutive votes more than 10 BPM from the display ask the tracker to flush
@@ -76,7 +77,11 @@ struct TempoDisplayFilter {
         var vote: TempoReading?
         if let e = estimate {
             let distance = display.map { abs($0.bpm - e.bpm) } ?? .infinity
-            let holds = isWeak(e) && (distance <= holdTolerance || (distance <= agreement && e.corroborated))
+            // Within ±2 BPM of the display, onset-like with the seed's confidence holds it even
+            // when the pulse is faint (drumless music: its note attacks do not recur on every
+            // beat, and a display of the right tempo went blank for the rest of the track).
+            let near = distance <= holdTolerance && isOnsetLike(e) && e.confidence >= minConfidence
+            let holds = near || (isWeak(e) && distance <= agreement && e.corroborated)
             if isStrong(e) || holds { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
         }
         votes = (votes.1, votes.2, vote)
