@@ -62,12 +62,8 @@ struct TempoCommand: ParsableCommand {
     /// level (as the overlay draws it), or folded into `--range` when one is given.
     func shown(_ u: TempoUpdate) -> Double? {
         guard let d = u.display else { return nil }
-        var bpm = d.bpm * u.level
-        if let r = range.flatMap(TempoCommand.parseRange) {
-            while bpm > r.upperBound { bpm /= 2 }
-            while bpm < r.lowerBound { bpm *= 2 }
-        }
-        return bpm
+        let bpm = d.bpm * u.level
+        return range.flatMap(TempoCommand.parseRange).map { bpm * BeatAnalyzer.foldFactor(bpm, into: $0) } ?? bpm
     }
 
     static func parseRange(_ text: String) -> ClosedRange<Double>? {

@@ -149,6 +149,15 @@ public final class BeatAnalyzer {
     /// Media time (s) of the centre of envelope frame `j`.
     func frameTime(_ j: Int) -> Double { (Double(size / 2 + j * hop)) / Double(sampleRate) - Self.latency }
 
+    /// The power of two that brings `bpm` into `range` (lower bound included, upper not):
+    /// how `--range` folds a tempo, for the analysis and for the display timeline alike.
+    public static func foldFactor(_ bpm: Double, into range: ClosedRange<Double>) -> Double {
+        var factor = 1.0
+        while bpm * factor >= range.upperBound { factor /= 2 }
+        while bpm * factor < range.lowerBound { factor *= 2 }
+        return factor
+    }
+
     /// Analyses everything heard. `range`: fold the reported tempo (and beats) into this
     /// BPM range (e.g. 80...160) instead of reporting the metrical level.
     public func finish(range: ClosedRange<Double>? = nil) -> BeatAnalysis {
@@ -171,12 +180,7 @@ public final class BeatAnalyzer {
 
         // Metrical level.
         var factor = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo())
-        if let range {
-            factor = 1
-            let main = mainTempo()
-            while main * factor >= range.upperBound { factor /= 2 }
-            while main * factor < range.lowerBound { factor *= 2 }
-        }
+        if let range { factor = BeatAnalyzer.foldFactor(mainTempo(), into: range) }
         if factor != 1 { beats = track(o, periods: folded, factor: factor) }
         if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
         beats = trimLeading(beats, o: o)
