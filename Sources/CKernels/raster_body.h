@@ -62,9 +62,11 @@ KINLINE int KNAME(walk_clamp)(const spv_edge *e, const KNAME(walk) *w, int64_t *
 
 KINLINE void KNAME(walk_step)(const spv_edge *e, KNAME(walk) *w) {
     if (e->s > 0) {
-        w->q += e->dq;
-        w->m += e->dm;
-        if (w->m >= e->s) { w->m -= e->s; w->q += 1; }
+        // Branch-free: whether the remainder wraps is data-dependent (mispredicted often).
+        int64_t m = w->m + e->dm;
+        int64_t wrap = -(int64_t)(m >= e->s);
+        w->m = m - (e->s & wrap);
+        w->q += e->dq - wrap;
     } else {
         w->q += e->stepY;
     }
