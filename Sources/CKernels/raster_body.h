@@ -263,5 +263,133 @@ static KATTR void KNAME(lit_triangle)(const spv_triangle *t, int ry0, int ry1, u
     });
 }
 
+
+/// v·256 rounded half away from zero: v·256 is a float, exact in double, and so is ±0.5.
+KINLINE int64_t KNAME(snap)(float v) {
+    double d = (double)(v * 256.0f);
+    return (int64_t)(d + (d >= 0 ? 0.5 : -0.5));
+}
+
+/// ⌊a / b⌋ for b > 0 and |a|, b < 2^53: the double quotient is within one of it.
+KINLINE int64_t KNAME(floor_div_pos)(int64_t a, int64_t b) {
+    int64_t q = (int64_t)((double)a / (double)b);
+    int64_t r = a - q * b;
+    if (r < 0) { q -= 1; r += b; }
+    if (r >= b) q += 1;
+    return q;
+}
+
+/// The edge from a to b with its interior on the positive side (see spv_edge).
+KINLINE spv_edge KNAME(edge)(int64_t ax, int64_t ay, int64_t bx, int64_t by) {
+    int64_t dx = bx - ax, dy = by - ay;
+    // E(P) = dx·(Py − ay) − dy·(Px − ax) with P = (256·px + 128, 256·py + 128); the top-left
+    // rule's bias (−1 off top-left edges) folded into row.
+    int topLeft = dy < 0 || (dy == 0 && dx > 0);
+    spv_edge e;
+    e.row = dx * (128 - ay) + dy * (ax - 128) + (topLeft ? 0 : -1);
+    e.stepX = -256 * dy;
+    e.stepY = 256 * dx;
+    e.s = e.stepX < 0 ? -e.stepX : e.stepX;
+    e.dq = e.s > 0 ? KNAME(floor_div_pos)(e.stepY, e.s) : 0;
+    e.dm = e.stepY - e.dq * e.s;
+    return e;
+}
+
+/// E(px, py) of the edge from a to b without the bias.
+KINLINE int64_t KNAME(unbiased)(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t px, int64_t py) {
+    return (bx - ax) * (256 * py + 128 - ay) - (by - ay) * (256 * px + 128 - ax);
+}
+
+KINLINE int64_t KNAME(min3)(int64_t a, int64_t b, int64_t c) { int64_t m = a < b ? a : b; return m < c ? m : c; }
+KINLINE int64_t KNAME(max3)(int64_t a, int64_t b, int64_t c) { int64_t m = a > b ? a : b; return m > c ? m : c; }
+
+static KATTR int KNAME(setup_triangle)(const spv_vertex *a, const spv_vertex *b, const spv_vertex *c, int lit,
+                                       int check, int width, int height, spv_triangle *out) {
+    const spv_vertex *v[3] = {a, b, c};
+    if (check) {
+        // Finite (position + colour), then inside the guard band and, lit, the near and far planes.
+        for (int k = 0; k < 3; k++) {
+            spv_float4 s = v[k]->position + v[k]->color;
+            if (!(__builtin_isfinite(s.x) && __builtin_isfinite(s.y) && __builtin_isfinite(s.z) && __builtin_isfinite(s.w)))
+                return SPV_SETUP_NOT_FINITE;
+        }
+        for (int k = 0; k < 3; k++) {
+            spv_float4 p = v[k]->position;
+            float g = (float)SPV_GUARD_BAND * p.w;
+            if ((lit && (p.z < 0 || p.w - p.z < 0)) || g - p.x < 0 || g + p.x < 0 || g - p.y < 0 || g + p.y < 0)
+                return SPV_SETUP_CLIP;
+        }
+    }
+    // Perspective divide and viewport (y down, pixel centres at +0.5).
+    float fw = (float)width, fh = (float)height;
+    float px[3], py[3], pz[3], iw[3];
+    spv_float4 col[3], nor[3];
+    for (int k = 0; k < 3; k++) {
+        spv_float4 p = v[k]->position;
+        iw[k] = 1.0f / p.w;
+        px[k] = (p.x * iw[k] + 1.0f) * 0.5f * fw;
+        py[k] = (1.0f - p.y * iw[k]) * 0.5f * fh;
+        pz[k] = p.z * iw[k];
+        if (lit) {
+            col[k] = v[k]->color * iw[k];
+            spv_float4 n = v[k]->normal;
+            nor[k] = (spv_float4){n.x * iw[k], n.y * iw[k], n.z * iw[k], iw[k]};
+        } else {
+            col[k] = v[k]->color;
+            nor[k] = (spv_float4)0;
+        }
+    }
+    int64_t x0 = KNAME(snap)(px[0]), y0 = KNAME(snap)(py[0]);
+    int64_t x1 = KNAME(snap)(px[1]), y1 = KNAME(snap)(py[1]);
+    int64_t x2 = KNAME(snap)(px[2]), y2 = KNAME(snap)(py[2]);
+    int64_t area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
+    if (area == 0) return 0;
+    int i1 = 1, i2 = 2;
+    if (area < 0) {
+        // Both windings are drawn: swap v1 and v2 so the interior is positive.
+        int64_t t = x1; x1 = x2; x2 = t;
+        t = y1; y1 = y2; y2 = t;
+        i1 = 2; i2 = 1;
+        area = -area;
+    }
+    // Pixel bounding box of the centres that can be inside (⌈(m − 128) / 256⌉, ⌊…⌋).
+    int64_t bx0 = -((128 - KNAME(min3)(x0, x1, x2)) >> 8), bx1 = (KNAME(max3)(x0, x1, x2) - 128) >> 8;
+    int64_t by0 = -((128 - KNAME(min3)(y0, y1, y2)) >> 8), by1 = (KNAME(max3)(y0, y1, y2) - 128) >> 8;
+    int64_t cx0 = bx0 > 0 ? bx0 : 0, cx1 = bx1 < width - 1 ? bx1 : width - 1;
+    int64_t cy0 = by0 > 0 ? by0 : 0, cy1 = by1 < height - 1 ? by1 : height - 1;
+    if (cx0 > cx1 || cy0 > cy1) return 0;
+    out->e[0] = KNAME(edge)(x1, y1, x2, y2);   // opposite v0 → weight of v0
+    out->e[1] = KNAME(edge)(x2, y2, x0, y0);   // opposite v1
+    out->e[2] = KNAME(edge)(x0, y0, x1, y1);   // opposite v2
+    // Barycentric weights λ1, λ2 at the anchor pixel and their steps, exact in double (the
+    // unbiased edge values are integers below 2^53).
+    double invArea = 1.0 / (double)area;
+    float l1 = (float)((double)KNAME(unbiased)(x2, y2, x0, y0, cx0, cy0) * invArea);
+    float l2 = (float)((double)KNAME(unbiased)(x0, y0, x1, y1, cx0, cy0) * invArea);
+    float l1x = (float)((double)out->e[1].stepX * invArea), l2x = (float)((double)out->e[2].stepX * invArea);
+    float l1y = (float)((double)out->e[1].stepY * invArea), l2y = (float)((double)out->e[2].stepY * invArea);
+    // Attributes as a0 + (a1 − a0)·λ1 + (a2 − a0)·λ2: a constant attribute stays exact.
+    spv_float4 c1 = col[i1] - col[0], c2 = col[i2] - col[0];
+    spv_float4 n1 = nor[i1] - nor[0], n2 = nor[i2] - nor[0];
+    float z1 = pz[i1] - pz[0], z2 = pz[i2] - pz[0];
+    out->cBase = col[0] + c1 * l1 + c2 * l2;
+    out->cdx = c1 * l1x + c2 * l2x;
+    out->cdy = c1 * l1y + c2 * l2y;
+    out->nBase = nor[0] + n1 * l1 + n2 * l2;
+    out->ndx = n1 * l1x + n2 * l2x;
+    out->ndy = n1 * l1y + n2 * l2y;
+    out->zBase = pz[0] + z1 * l1 + z2 * l2;
+    out->zdx = z1 * l1x + z2 * l2x;
+    out->zdy = z1 * l1y + z2 * l2y;
+    out->minX = (int32_t)cx0;
+    out->maxX = (int32_t)cx1;
+    out->minY = (int32_t)cy0;
+    out->maxY = (int32_t)cy1;
+    out->lit = lit ? 1 : 0;
+    int constant = c1.x == 0 && c1.y == 0 && c1.z == 0 && c1.w == 0 && c2.x == 0 && c2.y == 0 && c2.z == 0 && c2.w == 0;
+    out->flat = !lit && constant ? 1 : 0;
+    return 1;
+}
+
 #undef KROWS
 #undef KINLINE

@@ -18,3 +18,8 @@ void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, 
                       spv_float4 light, spv_hiz *hiz) {
     DISPATCH(lit_triangle, (t, ry0, ry1, color, depth, width, light, hiz));
 }
+
+int spv_setup_triangle(const spv_vertex *a, const spv_vertex *b, const spv_vertex *c, int lit, int check,
+                       int width, int height, spv_triangle *out) {
+    return DISPATCH(setup_triangle, (a, b, c, lit, check, width, height, out));
+}

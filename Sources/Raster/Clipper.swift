@@ -1,3 +1,4 @@
+import CKernels
 import SpecvizCore
 
 /// Homogeneous polygon clipping (Sutherland–Hodgman in clip space, before the divide).
@@ -6,8 +7,9 @@ import SpecvizCore
 /// the near plane z ≥ 0 and far plane z ≤ w (Metal/Vulkan depth, SPEC §10).
 @usableFromInline
 struct Clipper {
-    /// Far enough outside any frame that clipping there never changes covered pixels.
-    @usableFromInline static let guardBand: Float = 64
+    /// Far enough outside any frame that clipping there never changes covered pixels
+    /// (shared with the setup kernel, which tests it).
+    @usableFromInline static let guardBand = Float(SPV_GUARD_BAND)
 
     @usableFromInline var a: [ShadedVertex] = []
     @usableFromInline var b: [ShadedVertex] = []
@@ -29,19 +31,6 @@ struct Clipper {
         case 4: return g * p.w - p.y
         default: return g * p.w + p.y
         }
-    }
-
-    /// True when the triangle needs no clipping.
-    @inlinable
-    static func inside(_ v0: ShadedVertex, _ v1: ShadedVertex, _ v2: ShadedVertex, depth: Bool) -> Bool {
-        for plane in (depth ? 0 : 2)..<6 {
-            if distance(v0.position, plane: plane) < 0 || distance(v1.position, plane: plane) < 0
-                || distance(v2.position, plane: plane) < 0
-            {
-                return false
-            }
-        }
-        return true
     }
 
     /// Clips the triangle; the resulting convex polygon (0 or 3…9 vertices) is left in `a`.

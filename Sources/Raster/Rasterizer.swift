@@ -137,12 +137,17 @@ public final class Rasterizer {
         }
     }
 
-    /// Rows per band: a multiple of 8 (the coarse depth tiles never straddle two bands),
-    /// about 512 KB of colour (64 rows at 1920 px). Taller bands cut fewer triangles in two
-    /// (each cut restarts a row walk and a coarse depth test); measured 16 to 256 rows on
-    /// the surface dumps, 64–128 was best.
+    /// Rows per band: a power of two from 32 to 128 (the coarse depth tiles never straddle
+    /// two bands, and binning shifts instead of dividing), at most about 512 KB of colour
+    /// (64 rows at 1920 px). Taller bands cut fewer triangles in two (each cut restarts a row
+    /// walk and a coarse depth test); measured 16 to 256 rows on the surface dumps, 64–128
+    /// was best.
     @inlinable
-    static func bandRows(width: Int) -> Int { max(32, min(128, 131_072 / max(width, 1))) / 8 * 8 }
+    static func bandRows(width: Int) -> Int {
+        var rows = 128
+        while rows > 32 && rows * width > 131_072 { rows /= 2 }
+        return rows
+    }
 
     /// Fills `binStart`/`binItems`: the triangles of band b, in submission order, are
     /// binItems[binStart[b]..<binStart[b + 1]].
@@ -151,24 +156,24 @@ public final class Rasterizer {
         binStart.removeAll(keepingCapacity: true)
         binStart.append(contentsOf: repeatElement(0, count: bands + 1))
         binFill.removeAll(keepingCapacity: true)
-        do {
-            let tris = triangles.buffer
-            binStart.withUnsafeMutableBufferPointer { start in
-                for t in tris {
-                    for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) { start[b + 1] += 1 }
-                }
-                for b in 0..<bands { start[b + 1] += start[b] }
+        let rows = triangles.rowRanges
+        let shift = bandRows.trailingZeroBitCount
+        precondition(bandRows == 1 << shift, "bands are a power of two rows")
+        binStart.withUnsafeMutableBufferPointer { start in
+            for r in rows {
+                for b in Int(r.x &>> shift)...Int(r.y &>> shift) { start[b + 1] += 1 }
             }
-            binFill.append(contentsOf: binStart[0..<bands])
-            let total = binStart[bands]
-            if binItems.count < total { binItems.append(contentsOf: repeatElement(0, count: total - binItems.count)) }
-            binItems.withUnsafeMutableBufferPointer { items in
-                binFill.withUnsafeMutableBufferPointer { fill in
-                    for (i, t) in tris.enumerated() {
-                        for b in (Int(t.minY) / bandRows)...(Int(t.maxY) / bandRows) {
-                            items[fill[b]] = Int32(i)
-                            fill[b] += 1
-                        }
+            for b in 0..<bands { start[b + 1] += start[b] }
+        }
+        binFill.append(contentsOf: binStart[0..<bands])
+        let total = binStart[bands]
+        if binItems.count < total { binItems.append(contentsOf: repeatElement(0, count: total - binItems.count)) }
+        binItems.withUnsafeMutableBufferPointer { items in
+            binFill.withUnsafeMutableBufferPointer { fill in
+                for (i, r) in rows.enumerated() {
+                    for b in Int(r.x &>> shift)...Int(r.y &>> shift) {
+                        items[fill[b]] = Int32(i)
+                        fill[b] += 1
                     }
                 }
             }
@@ -184,7 +189,6 @@ public final class Rasterizer {
         triangles.removeAll()
         placements.removeAll(keepingCapacity: true)
         ops.removeAll(keepingCapacity: true)
-        let w = Float(width), h = Float(height)
         for item in scene.items {
             switch item {
             case .draw(let d):
@@ -203,20 +207,38 @@ public final class Rasterizer {
                     for i in d.first..<(d.first + d.count) { shaded.append(shader2D.vertex(scene.vertices2D[i])) }
                 }
                 let start = triangles.count
+                // Perspective divide, viewport transform (y down, pixel centres at +0.5) and setup:
+                // a C kernel (`spv_setup_triangle`), as it runs for every triangle of a frame.
+                // ShadedVertex has spv_vertex's layout, as Triangle has spv_triangle's.
+                let store = triangles, lit: Int32 = isLit ? 1 : 0
+                let fw = Int32(width), fh = Int32(height)
+                @inline(__always) func vertex(_ p: UnsafePointer<ShadedVertex>) -> UnsafePointer<spv_vertex> {
+                    UnsafeRawPointer(p).assumingMemoryBound(to: spv_vertex.self)
+                }
+                @inline(__always) func add(_ a: UnsafePointer<ShadedVertex>, _ b: UnsafePointer<ShadedVertex>, _ c: UnsafePointer<ShadedVertex>, check: Bool)
+                    -> Int32
+                {
+                    let slot = UnsafeMutableRawPointer(store.nextSlot()).assumingMemoryBound(to: spv_triangle.self)
+                    let r = spv_setup_triangle(vertex(a), vertex(b), vertex(c), lit, check ? 1 : 0, fw, fh, slot)
+                    if r == Int32(SPV_SETUP_DONE) { store.commit() }
+                    return r
+                }
+                // The base address stays valid: `shaded` is not touched until the loop ends.
+                let n = shaded.count
+                let v = shaded.withUnsafeBufferPointer { $0.baseAddress! }
                 var t = 0
-                while t < shaded.count {
-                    let v0 = shaded[t], v1 = shaded[t + 1], v2 = shaded[t + 2]
+                while t < n {
+                    let v0 = v + t, v1 = v + t + 1, v2 = v + t + 2
                     t += 3
-                    guard Rasterizer.finite(v0), Rasterizer.finite(v1), Rasterizer.finite(v2) else {
+                    let r = add(v0, v1, v2, check: true)
+                    if r == Int32(SPV_SETUP_NOT_FINITE) {
                         throw RenderError("draw holds a non-finite vertex (triangle \((t - 3) / 3))")
-                    }
-                    if Clipper.inside(v0, v1, v2, depth: isLit) {
-                        addTriangle(v0, v1, v2, lit: isLit, w: w, h: h)
-                    } else {
-                        clipper.clip(v0, v1, v2, depth: isLit)
-                        let poly = clipper.a
-                        if poly.count >= 3 {
-                            for k in 1..<(poly.count - 1) { addTriangle(poly[0], poly[k], poly[k + 1], lit: isLit, w: w, h: h) }
+                    } else if r == Int32(SPV_SETUP_CLIP) {
+                        clipper.clip(v0.pointee, v1.pointee, v2.pointee, depth: isLit)
+                        let m = clipper.a.count
+                        let p = clipper.a.withUnsafeBufferPointer { $0.baseAddress! }
+                        if m >= 3 {
+                            for k in 1..<(m - 1) { _ = add(p, p + k, p + k + 1, check: false) }
                         }
                     }
                 }
@@ -240,37 +262,4 @@ public final class Rasterizer {
         }
     }
 
-    @inlinable
-    static func finite(_ v: ShadedVertex) -> Bool {
-        let s = v.position + v.color
-        return s.x.isFinite && s.y.isFinite && s.z.isFinite && s.w.isFinite
-    }
-
-    /// Perspective divide and viewport transform (y down, pixel centres at +0.5), then setup.
-    @inlinable
-    func addTriangle(_ a: ShadedVertex, _ b: ShadedVertex, _ c: ShadedVertex, lit: Bool, w: Float, h: Float) {
-        @inline(__always) func screen(_ v: ShadedVertex) -> SIMD4<Float> {
-            let iw = 1 / v.position.w
-            return SIMD4((v.position.x * iw + 1) * 0.5 * w, (1 - v.position.y * iw) * 0.5 * h, v.position.z * iw, iw)
-        }
-        let p0 = screen(a), p1 = screen(b), p2 = screen(c)
-        let colors: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
-        let normals: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
-        if lit {
-            colors = (a.color * p0.w, b.color * p1.w, c.color * p2.w)
-            @inline(__always) func nw(_ v: ShadedVertex, _ iw: Float) -> SIMD4<Float> {
-                SIMD4(v.normal.x * iw, v.normal.y * iw, v.normal.z * iw, iw)
-            }
-            normals = (nw(a, p0.w), nw(b, p1.w), nw(c, p2.w))
-        } else {
-            colors = (a.color, b.color, c.color)
-            normals = (.zero, .zero, .zero)
-        }
-        if Triangle.setUp(
-            p0, p1, p2, colors: colors, normals: normals, lit: lit, width: width, height: height,
-            into: triangles.nextSlot())
-        {
-            triangles.commit()
-        }
-    }
 }

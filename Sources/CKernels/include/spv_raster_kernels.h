@@ -30,6 +30,34 @@ typedef struct {
     uint8_t flat;                 // 2D: the colour is cBase everywhere
 } spv_triangle;
 
+/// A vertex after the vertex stage (Raster's ShadedVertex): clip-space position, colour,
+/// normal (xyz; 3D only).
+typedef struct {
+    spv_float4 position, color, normal;
+} spv_vertex;
+
+/// Clip-space guard band: triangles are clipped to |x|, |y| ≤ SPV_GUARD_BAND·w, far enough
+/// outside any frame that clipping there never changes covered pixels, and close enough
+/// that snapped coordinates fit the edge functions' fixed point.
+#define SPV_GUARD_BAND 64
+
+/// What spv_setup_triangle did.
+enum {
+    SPV_SETUP_EMPTY = 0,        // covers no pixel centre of the frame (*out undefined)
+    SPV_SETUP_DONE = 1,         // set up in *out
+    SPV_SETUP_CLIP = -1,        // (check only) outside the guard band or, when lit, the near/far planes
+    SPV_SETUP_NOT_FINITE = -2,  // (check only) a position or colour is not finite
+};
+
+/// Sets up the triangle a, b, c into *out: perspective divide and viewport transform (y down,
+/// pixel centres at +0.5), snapping to 1/256 px, edge functions with the top-left rule, the
+/// pixel bounding box clipped to width×height, and the attribute planes (3D: colour/w,
+/// normal/w and 1/w, z/w). Both windings are drawn. With `check`, first returns
+/// SPV_SETUP_NOT_FINITE or SPV_SETUP_CLIP for a triangle that cannot be set up as it is;
+/// without, the vertices must be finite and inside (a clipper's output).
+int spv_setup_triangle(const spv_vertex *a, const spv_vertex *b, const spv_vertex *c, int lit, int check,
+                       int width, int height, spv_triangle *out);
+
 /// Rows ry0…ry1 of a 2D triangle: colour plane (base + dy·(py − minY)) + dx·(px − minX)
 /// (the triangle's own planes, or a constant colour with dx = dy = 0), clamped to 0…1 and
 /// blended src-alpha / one-minus-src-alpha over the opaque pixels. `color` is the frame
