@@ -48,3 +48,29 @@ double spv_load_window(const float *x, int n, float *window, double *prefix) {
 void spv_power_even(const float *re, const float *im, int n, float *out) {
     DISPATCH(power_even, (re, im, n, out));
 }
+
+void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef) {
+    if (n <= 0) return;
+    const double b0 = coef[0], b1 = coef[1], b2 = coef[2], a1 = coef[3], a2 = coef[4];
+    const double c2 = a1 * a1 - a2, c3 = a1 * a2;
+    const double first = in[0];
+    double x1 = first, x2 = first;
+    double y1 = first * ((b0 + b1 + b2) / (1 + a1 + a2)), y2 = y1; /* y[n-1], y[n-2] */
+    const long s = step;
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+        const double xa = in[i * s], xb = in[(i + 1) * s];
+        const double ua = b0 * xa + b1 * x1 + b2 * x2;
+        const double ub = b0 * xb + b1 * xa + b2 * x1;
+        const double ya = (ua - a2 * y2) - a1 * y1;
+        const double yb = (ub - a1 * ua + c3 * y2) + c2 * y1;
+        out[i * s] = (float)ya;
+        out[(i + 1) * s] = (float)yb;
+        x2 = xa; x1 = xb;
+        y2 = ya; y1 = yb;
+    }
+    if (i < n) {
+        const double x = in[i * s];
+        out[i * s] = (float)(b0 * x + b1 * x1 + b2 * x2 - a2 * y2 - a1 * y1);
+    }
+}

@@ -178,12 +178,7 @@ extension BeatAnalyzer {
     ) throws -> BeatAnalyzer {
         let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet, channels: channels)
         let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats)
-        var buffer = [Float](repeating: 0, count: 8192)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
-            if n == 0 { break }
-            buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-        }
+        try decoder.forEachMonoChunk { analyzer.process($0) }
         return analyzer
     }
 

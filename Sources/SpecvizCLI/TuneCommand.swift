@@ -133,11 +133,10 @@ struct TuneCommand: ParsableCommand {
                 summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate))
             }
         }
-        var buffer = [Float](repeating: 0, count: 8192)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.readMono(into: $0) }
-            if n == 0 { break }
-            buffer.withUnsafeBufferPointer { tracker.process(UnsafeBufferPointer(rebasing: $0[0..<n]), onHop: onHop) }
+        // The raw window's analysis of each hop is done on the decoding thread, ahead.
+        let preparer = HopPreparer(for: tracker)
+        try decoder.forEachMonoChunk(chunk: 4096, depth: 3, payload: { PreparedHops() }, prepare: preparer.prepare) {
+            tracker.process($0, prepared: $1, onHop: onHop)
         }
         let name = (input as NSString).lastPathComponent
         if json {

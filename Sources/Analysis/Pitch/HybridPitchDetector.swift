@@ -43,7 +43,9 @@ public final class HybridPitchDetector {
     public let windowSize: Int
     /// Lag bounds (samples) from the frequency range.
     public let minLag: Int, maxLag: Int
-    private let raw: LagAnalysis
+    /// The raw window's analysis for this hop: `ownRaw`, or a `PreparedWindow`'s.
+    private var raw: LagAnalysis
+    private let ownRaw: LagAnalysis
     private let filtered: LagAnalysis
     private let filterBuffer: OwnedBuffer<Float>
     private var lowPass = ZeroPhaseLowPass()
@@ -53,7 +55,7 @@ public final class HybridPitchDetector {
     /// Level of the last window (dBFS RMS).
     public private(set) var level = -120.0
     /// Energy Σx² of the last window.
-    public var windowEnergy: Double { raw.energy }
+    public private(set) var windowEnergy = 0.0
     /// The last YIN and autocorrelation results (diagnostics; the autocorrelation is nil when
     /// the detector did not need it for that window).
     public private(set) var lastYin: LagEstimate?
@@ -66,6 +68,9 @@ public final class HybridPitchDetector {
     private var humRun = 0
     private var rawPearsonCache: PearsonPeakSearch.Result?
     private var rawPearsonDone = false
+    /// The prepared autocorrelation peak of this hop's window (valid when `preparedPearson`).
+    private var preparedPearsonResult: PearsonPeakSearch.Result?
+    private var preparedPearson = false
 
     /// - Parameters:
     ///   - sampleRate: Hz.
@@ -76,7 +81,8 @@ public final class HybridPitchDetector {
         self.windowSize = windowSize
         minLag = max(2, Int((Double(sampleRate) / maxFrequency).rounded(.down)))
         maxLag = min(windowSize - windowSize / 8, Int((Double(sampleRate) / minFrequency).rounded(.up)))
-        raw = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
+        ownRaw = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
+        raw = ownRaw
         filtered = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
         filterBuffer = OwnedBuffer(zeroed: windowSize)
         fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: Double(sampleRate))
@@ -98,15 +104,25 @@ public final class HybridPitchDetector {
     /// through the tracker's streaming high-pass at 0.6 × the latched f0 (nil: not available);
     /// `rumbleFree` is the window through a fixed 150 Hz streaming high-pass, analysed when
     /// the raw window gives no pitch (rumble and pink noise mask it; the period survives).
-    /// Does not allocate.
+    /// `prepared`: this very window's analysis done ahead (on another thread, `HopPreparer`);
+    /// the result is the same with or without it. Does not allocate.
     public func detect(
         _ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
-        rumbleFree: UnsafePointer<Float>? = nil, latched: Double?
+        rumbleFree: UnsafePointer<Float>? = nil, latched: Double?, prepared: PreparedWindow? = nil
     ) -> PitchEstimate? {
         // The raw window's lag functions (two FFTs) are computed only on the paths that read
         // them: YIN when unlatched, the autocorrelation below 95 Hz and for the gate, the rescue.
-        raw.load(window)
+        if let prepared, prepared.analysis.size == windowSize, prepared.analysis.maxLag == maxLag + 2 {
+            raw = prepared.analysis
+            preparedPearsonResult = prepared.pearson
+            preparedPearson = true
+        } else {
+            raw = ownRaw
+            raw.load(window)
+            preparedPearson = false
+        }
         rawPearsonDone = false
+        windowEnergy = raw.energy
         let ms = raw.energy / Double(windowSize)
         level = ms > 1e-24 ? 10 * log10(ms) : -240
         noiseFloor.update(level: level)
@@ -302,8 +318,12 @@ public final class HybridPitchDetector {
     /// (also sets `lastPearson`).
     private func rawPearson() -> PearsonPeakSearch.Result? {
         if !rawPearsonDone {
-            raw.computeLags()
-            rawPearsonCache = PearsonPeakSearch.search(raw, minLag: minLag, maxLag: maxLag)
+            if preparedPearson {
+                rawPearsonCache = preparedPearsonResult
+            } else {
+                raw.computeLags()
+                rawPearsonCache = PearsonPeakSearch.search(raw, minLag: minLag, maxLag: maxLag)
+            }
             rawPearsonDone = true
             lastPearson = rawPearsonCache
         }

@@ -105,6 +105,14 @@ public final class PitchTracker {
     /// Feeds samples; runs the detector once per completed hop and calls `onHop` after each
     /// (so callers can record every hop of a long chunk). Does not allocate.
     public func process(_ samples: UnsafeBufferPointer<Float>, onHop: ((PitchTracker) -> Void)? = nil) {
+        process(samples, prepared: nil, onHop: onHop)
+    }
+
+    /// `process`, with the raw windows of the hops this chunk completes prepared ahead by a
+    /// `HopPreparer` fed the same chunks (a window prepared for another hop is not used).
+    public func process(
+        _ samples: UnsafeBufferPointer<Float>, prepared: PreparedHops?, onHop: ((PitchTracker) -> Void)? = nil
+    ) {
         var i = 0
         let n = samples.count
         while i < n {
@@ -122,13 +130,19 @@ public final class PitchTracker {
             i += take
             if sinceHop == hopSize {
                 sinceHop = 0
-                analyseHop()
+                var window: PreparedWindow?
+                if let prepared, prepared.next < prepared.count {
+                    window = prepared.windows[prepared.next]
+                    prepared.next += 1
+                    if window?.position != samplesSeen { window = nil }
+                }
+                analyseHop(prepared: window)
                 onHop?(self)
             }
         }
     }
 
-    private func analyseHop() {
+    private func analyseHop(prepared: PreparedWindow?) {
         // Linearise the ring: oldest sample first (zeros before the buffer first fills).
         let head = windowSize - writeIndex
         window.base.update(from: ring.base + writeIndex, count: head)
@@ -147,7 +161,7 @@ public final class PitchTracker {
             ? nil
             : detector.detect(
                 window.base, highPassed: hpReady ? UnsafePointer(hpWindow.base) : nil,
-                rumbleFree: UnsafePointer(fixedWindow.base), latched: latched)
+                rumbleFree: UnsafePointer(fixedWindow.base), latched: latched, prepared: prepared)
         // Fine frequency from the first partial while latched on the same note (stiff strings).
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
             if let f = firstPartial.refine(

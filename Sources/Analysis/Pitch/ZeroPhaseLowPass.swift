@@ -1,3 +1,5 @@
+import CKernels
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,29 +32,14 @@ public struct ZeroPhaseLowPass {
     }
 
     /// Filters `count` samples from `input` into `output` forward then backward
-    /// (`output` may equal `input`).
+    /// (`output` may equal `input`), each pass in double from the DC steady state of its
+    /// first sample (`spv_biquad_pass`).
     public func apply(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int) {
         guard count > 0 else { return }
-        // Forward pass (direct form I), state at the DC steady state of the first sample.
-        let dcGain = (b0 + b1 + b2) / (1 + a1 + a2)
-        var x1 = Double(input[0]), x2 = x1, y1 = x1 * dcGain, y2 = y1
-        for i in 0..<count {
-            let x = Double(input[i])
-            // y[n−2]'s term first: it is known a sample early, so the chain from one output
-            // to the next is a multiply and a subtraction.
-            let y = b0 * x + b1 * x1 + b2 * x2 - a2 * y2 - a1 * y1
-            x2 = x1; x1 = x; y2 = y1; y1 = y
-            output[i] = Float(y)
-        }
-        // Backward pass.
-        x1 = Double(output[count - 1]); x2 = x1; y1 = x1 * dcGain; y2 = y1
-        var i = count - 1
-        while i >= 0 {
-            let x = Double(output[i])
-            let y = b0 * x + b1 * x1 + b2 * x2 - a2 * y2 - a1 * y1
-            x2 = x1; x1 = x; y2 = y1; y1 = y
-            output[i] = Float(y)
-            i -= 1
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 5) { c in
+            c[0] = b0; c[1] = b1; c[2] = b2; c[3] = a1; c[4] = a2
+            spv_biquad_pass(input, output, Int32(count), 1, c.baseAddress!)
+            spv_biquad_pass(output + (count - 1), output + (count - 1), Int32(count), -1, c.baseAddress!)
         }
     }
 }

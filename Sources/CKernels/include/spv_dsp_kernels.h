@@ -42,6 +42,14 @@ double spv_min_difference(const float *x, int n, int lo, int hi);
 /// Σ x² of n samples (8 float lanes per 64, added in double).
 double spv_energy(const float *x, int n);
 
+/// One pass of the biquad y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2]
+/// (coef = {b0, b1, b2, a1, a2}) over n samples `step` apart (1 forward, −1 backward; `out`
+/// may be `in`), in double, from the DC steady state of the first sample. Runs two samples
+/// at a time from the previous pair (the state-space step squared: no pole is added), so
+/// the chain from output to output is half as long; in float the outputs are those of the
+/// one-step recursion.
+void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef);
+
 /// Low-pass filters x[0…n−1] with the odd-length linear-phase FIR taps[0…ntaps−1] (centred,
 /// zeros outside x) and keeps every second sample: out[j] = Σ taps[k]·x[2j + k − ntaps/2],
 /// j < n/2. Accumulates in float.
