@@ -58,6 +58,27 @@ final class TunerBehaviourTests: XCTestCase {
         XCTAssertEqual(d.reading?.note.name(), "A4", "a whole tone needs 3")
     }
 
+    /// Issue 19: one stray reading 2–6 % off the shown pitch (a fading note under rumble) is
+    /// ignored; two that agree move the display half way, as before.
+    func testStrayStepIsIgnoredAndAConfirmedStepFollowed() {
+        var d = TunerDisplay()
+        var t = 0.0
+        func feed(_ f: Double, _ n: Int = 1) {
+            for _ in 0..<n { t += 0.01; d.feed(PitchEstimate(frequency: f, confidence: 0.9, source: .yin), time: t) }
+        }
+        feed(220, 3)
+        XCTAssertEqual(d.reading?.frequency ?? 0, 220, accuracy: 1e-9)
+        feed(228) // +3.6 %: a stray
+        XCTAssertEqual(d.reading?.frequency ?? 0, 220, accuracy: 1e-9, "a single stray reading moved the display")
+        feed(220)
+        feed(212) // −3.6 %: another stray, the other way
+        XCTAssertEqual(d.reading?.frequency ?? 0, 220, accuracy: 1e-9)
+        feed(226); feed(226.5) // two agreeing readings 2.7 % up: followed half way
+        XCTAssertEqual(d.reading?.frequency ?? 0, 223.25, accuracy: 1e-9)
+        feed(222) // under 2 %: smoothed at once, as before
+        XCTAssertEqual(d.reading?.frequency ?? 0, 223.25 + (222 - 223.25) * 0.12, accuracy: 1e-9)
+    }
+
     /// Preset bias: from a preset note, a false octave-up outside the preset needs 12.
     func testPresetOctaveBias() {
         var d = TunerDisplay(preset: TuningPreset.named("guitar-standard")!)

@@ -21,22 +21,35 @@ public final class FirstPartialTracker {
     public let size: Int
     public let sampleRate: Double
     private let hann: OwnedBuffer<Float>
+    /// Measurements back that the phase advance is taken over.
+    public let span: Int
     private var probe = 0.0
-    private var lastPhase = 0.0
-    private var lastTime = -1
-    private var hasPhase = false
+    /// The last `span` phases and their window ends, a ring at `next`.
+    private let phases: OwnedBuffer<Double>
+    private let times: OwnedBuffer<Int>
+    private var next = 0
+    /// Consecutive measurements at the current probe (up to `span`).
+    private var count = 0
 
-    /// - Parameter size: window length, a multiple of 8.
-    public init(size: Int, sampleRate: Double) {
+    /// - Parameters:
+    ///   - size: window length, a multiple of 8.
+    ///   - span: how many measurements back the phase advance is taken over (1 = the
+    ///     previous hop). Longer spans divide the phase noise of a noisy partial over more
+    ///     time; the partial must stay within `sampleRate / (2 · span · hop)` Hz of the probe.
+    public init(size: Int, sampleRate: Double, span: Int = 1) {
         precondition(size > 0 && size % 8 == 0, "window length must be a multiple of 8")
+        precondition(span >= 1)
         self.size = size
         self.sampleRate = sampleRate
+        self.span = span
         hann = OwnedBuffer(zeroed: size)
         for i in 0..<size { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))) }
+        phases = OwnedBuffer(zeroed: span)
+        times = OwnedBuffer(count: span, repeating: -1)
     }
 
     /// Forgets the phase history.
-    public func reset() { hasPhase = false }
+    public func reset() { count = 0 }
 
     /// Lowest frequency measured (Hz): 4 bins, so the partial's negative-frequency image
     /// (8 bins away) sits in the Hann window's far sidelobes.
@@ -48,14 +61,14 @@ public final class FirstPartialTracker {
     /// probed the same frequency; nil otherwise. `energy` is Σx² of the window.
     public func refine(
         _ window: UnsafePointer<Float>, endSample: Int, estimate: Double, energy: Double,
-        minShare: Double = 0.08
+        minShare: Double = 0.08, retune: Double = 0.25
     ) -> Double? {
-        guard estimate >= minimumFrequency else { hasPhase = false; return nil }
-        // Keep the probe frequency fixed while the estimate stays within a quarter semitone,
-        // so consecutive phases are comparable.
-        if !hasPhase || abs(12 * log2(estimate / probe)) > 0.25 {
+        guard estimate >= minimumFrequency else { count = 0; return nil }
+        // Keep the probe frequency fixed while the estimate stays within `retune` semitones
+        // (a quarter by default), so consecutive phases are comparable.
+        if count == 0 || abs(12 * log2(estimate / probe)) > retune {
             probe = estimate
-            hasPhase = false
+            count = 0
         }
         let w = 2 * Double.pi * probe / sampleRate
         // Complex DFT at the probe frequency (CKernels: eight phasors at a time), phase
@@ -70,12 +83,18 @@ public final class FirstPartialTracker {
         let amplitude = 4 * (re * re + im * im).squareRoot() / Double(size)
         let share = energy > 0 ? (0.5 * amplitude * amplitude * Double(size)) / energy : 0
         let phase = atan2(im, re) - w * Double(start) // phase of the partial at sample 0
-        defer { lastPhase = phase; lastTime = endSample; hasPhase = true }
-        guard hasPhase, share >= minShare, endSample > lastTime else { return nil }
+        // The oldest of the last `span` measurements sits where this one goes.
+        let earlierPhase = phases[next], earlierTime = times[next]
+        let ready = count >= span
+        phases[next] = phase
+        times[next] = endSample
+        next = (next + 1) % span
+        count = min(span, count + 1)
+        guard ready, share >= minShare, endSample > earlierTime else { return nil }
         // The partial's phase at sample 0 drifts by 2π·(f − probe)·t/rate: its slope is the offset.
-        var d = phase - lastPhase
+        var d = phase - earlierPhase
         d -= 2 * Double.pi * (d / (2 * Double.pi)).rounded()
-        let hop = Double(endSample - lastTime)
+        let hop = Double(endSample - earlierTime)
         return probe + d * sampleRate / (2 * Double.pi * hop)
     }
 }

@@ -35,7 +35,8 @@ public struct TunerReading: Sendable, Equatable {
 ///   the latched note (hysteresis).
 /// - `---` after 200 ms without any detection.
 /// - Frequency smoothing: jumps > 6 % snap; changes < 2 % blend with α = 0.12; in between
-///   α = 0.5; α is weighted by the hop's level relative to the noise floor (volume-weighted).
+///   α = 0.5 once two detections in a row agree on the step (one stray reading is ignored);
+///   α is weighted by the hop's level relative to the noise floor (volume-weighted).
 /// Does not allocate.
 public struct TunerDisplay: Sendable {
     public var preset: TuningPreset
@@ -54,6 +55,8 @@ public struct TunerDisplay: Sendable {
     private var candidateCount = 0
     private var candidateFrequency = 0.0
     private var lastDetection = -Double.infinity
+    /// The detection (Hz) of an unconfirmed step of 2–6 %, 0 for none.
+    private var pendingStep = 0.0
     private var presetSet: Set<Int>
 
     public init(preset: TuningPreset = .chromatic, reference: Double = 440) {
@@ -74,7 +77,7 @@ public struct TunerDisplay: Sendable {
 
     public mutating func reset() {
         reading = nil; latchedMidi = nil; candidateCount = 0; candidateMidi = .min
-        lastDetection = -.infinity
+        lastDetection = -.infinity; pendingStep = 0
     }
 
     /// Feeds one hop: `estimate` (nil = no pitch) at time `time` (seconds); `weight` 0…1 is
@@ -92,6 +95,16 @@ public struct TunerDisplay: Sendable {
             // Same note: smooth.
             candidateCount = 0
             let ratio = abs(e.frequency / smoothed - 1)
+            if ratio >= 0.02 && ratio <= 0.06 {
+                // A step of 2–6 % is followed only when the next detection agrees with it (1 %):
+                // one stray reading (a fading note under rumble or noise) moved the display
+                // half way and, with the detections that followed held, left it there.
+                if pendingStep == 0 || abs(e.frequency / pendingStep - 1) > 0.01 {
+                    pendingStep = e.frequency
+                    return
+                }
+            }
+            pendingStep = 0
             let base = ratio > 0.06 ? 1.0 : (ratio < 0.02 ? 0.12 : 0.5)
             let alpha = base >= 1 ? 1 : base * max(0.25, min(1, weight))
             smoothed += (e.frequency - smoothed) * alpha
