@@ -37,6 +37,31 @@ final class BeatTrackerTests: XCTestCase {
         stride(from: from, to: to, by: 60 / bpm).map { $0 }
     }
 
+    /// Issue 18, downbeats: kick on 1 and a heavier one on 3 (as in funk and the reggae
+    /// one-drop), snare on 2 and 4, the chords changing on every bar line. The downbeat is
+    /// where the harmony changes, found by comparing the half bars either side of each beat
+    /// (comparing single beats sees the kick and snare alternate, and picked beat 3 on
+    /// funk, reggae and bossa tracks of the public set).
+    func testDownbeatIsWhereTheChordsChange() {
+        let bpm = 100.0, seconds = 24.0
+        let drums = ClickTracks.pattern(
+            bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (2, .kick), (2, .kick), (1, .click), (3, .click)],
+            seconds: seconds, sampleRate: rate)
+        // Four chords, one a bar, each struck on every beat: C, A minor, F, G.
+        let chords: [[Double]] = [[262, 330, 392], [220, 262, 330], [175, 220, 262], [196, 247, 294]]
+        let harmony = ClickTracks.notes(
+            bpm: bpm, beatsPerBar: 16,
+            notes: (0..<16).map { (Double($0), chords[$0 / 4], Float(0.2)) },
+            seconds: seconds, sampleRate: rate)
+        let a = analyse(zip(drums, harmony).map { $0 + $1 })
+        XCTAssertEqual(a.beatsPerBar, 4)
+        let bar = 4 * 60 / bpm
+        let downbeats = a.beats.filter { $0.position == 1 }.map(\.time)
+        XCTAssertGreaterThan(downbeats.count, 8)
+        let onBarLines = downbeats.filter { t in abs(t - (t / bar).rounded() * bar) <= 0.07 }.count
+        XCTAssertGreaterThanOrEqual(Double(onBarLines), 0.9 * Double(downbeats.count), "downbeats at \(downbeats)")
+    }
+
     /// A 3/4 waltz without drums at 180 BPM: a valid 3/4 level (180, or 60 a bar), never
     /// 90, with beats on the notes from the start.
     func testDrumlessWaltzAt180() {

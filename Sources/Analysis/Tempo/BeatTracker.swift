@@ -461,9 +461,10 @@ public final class BeatAnalyzer {
 
     /// Beats per bar (3 or 4) and the index of a downbeat, from the accent on each beat
     /// (kick and bass below 200 Hz plus the change of the coarse spectrum across the beat,
-    /// as chords change at the bar line): the
-    /// grouping and phase whose beats stand out most from the rest. Nil when no grouping
-    /// stands out (`minContrast`).
+    /// as chords change at the bar line): the grouping and phase whose beats stand out most
+    /// from the rest. In 4/4 the downbeat is then placed with the change across half bars.
+    /// Nil when no grouping stands out (`minContrast`) and the harmony does not place a 4/4
+    /// downbeat either (`harmonyMinContrast`).
     func bars(beats: [Int], low: [Float]) -> (Int, Int)? {
         guard beats.count >= 12 else { return nil }
         // Spectral change at each beat: the mean coarse spectrum over the beat after it
@@ -475,17 +476,23 @@ public final class BeatAnalyzer {
             for j in a..<b { for q in 0..<bands { m[q] += spectra[j * bands + q] } }
             return m
         }
-        var change = [Double](repeating: 0, count: beats.count)
-        if spectra.count >= envelope.count * bands {
-            var previous = meanSpectrum(max(0, 2 * beats[0] - beats[1]), beats[0])
+        // Cosine distance between the mean spectra of the `span` beats after each beat and the
+        // `span` beats before it.
+        func changes(span: Int) -> [Double] {
+            var change = [Double](repeating: 0, count: beats.count)
+            guard spectra.count >= envelope.count * bands else { return change }
             for k in beats.indices {
-                let next = meanSpectrum(beats[k], k + 1 < beats.count ? beats[k + 1] : min(envelope.count, 2 * beats[k] - beats[k - 1]))
+                let iv = k > 0 ? beats[k] - beats[k - 1] : beats[1] - beats[0]
+                let a = k - span >= 0 ? beats[k - span] : max(0, beats[k] - span * iv)
+                let b = k + span < beats.count ? beats[k + span] : min(envelope.count, beats[k] + span * iv)
+                let previous = meanSpectrum(a, beats[k]), next = meanSpectrum(beats[k], b)
                 var dot: Float = 0, na: Float = 0, nb: Float = 0
                 for q in 0..<bands { dot += previous[q] * next[q]; na += previous[q] * previous[q]; nb += next[q] * next[q] }
                 change[k] = na > 0 && nb > 0 ? Double(1 - dot / (na * nb).squareRoot()) : 0
-                previous = next
             }
+            return change
         }
+        let change = changes(span: 1)
         let changeMean = max(1e-9, change.reduce(0, +) / Double(change.count))
         let lowAccents = beats.map { Double(strength(low, at: Double($0))) }
         let lowMean = max(1e-9, lowAccents.reduce(0, +) / Double(lowAccents.count))
@@ -506,7 +513,32 @@ public final class BeatAnalyzer {
             }
         }
         lastBarContrast = (bestOf[3] ?? 0, bestOf[4] ?? 0)
-        guard best.contrast >= Self.minContrast else { return nil }
+        // The phase of a 4/4 bar with the largest mean of `values` on its first beat.
+        func strongestPhase(_ values: [Double]) -> (phase: Int, mean: Double) {
+            var best = (phase: 0, mean: -Double.infinity)
+            for phase in 0..<4 {
+                var on = 0.0, n = 0.0
+                for (k, v) in values.enumerated() where (k - phase) % 4 == 0 { on += v; n += 1 }
+                if n > 0 && on / n > best.mean { best = (phase, on / n) }
+            }
+            return best
+        }
+        // Chords change on the bar line: the half bars either side of a downbeat differ in
+        // harmony, while the drums (kick and snare alternating beat by beat) are alike in both.
+        let half = changes(span: 2)
+        let halfMean = half.reduce(0, +) / Double(half.count)
+        guard best.contrast >= Self.minContrast else {
+            // No accent pattern stands out (four on the floor): in 4/4 the harmony may.
+            guard halfMean > 0 else { return nil }
+            let h = strongestPhase(half)
+            return h.mean / halfMean - 1 >= Self.harmonyMinContrast ? (4, h.phase) : nil
+        }
+        if best.perBar == 4 {
+            // The downbeat among the four: low accent plus the half-bar change (beat 3 can
+            // carry the heavier kick, as in funk or a reggae one-drop).
+            let scale = Self.halfBarWeight / max(1e-9, halfMean)
+            return (4, strongestPhase(beats.indices.map { lowAccents[$0] / lowMean + scale * half[$0] }).phase)
+        }
         return (best.perBar, best.phase)
     }
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
@@ -514,6 +546,12 @@ public final class BeatAnalyzer {
     /// Weight of the spectral change against the low-band accent.
     static let barChangeWeight: Float = 1
     static let minContrast = 0.15
+    /// Weight of the half-bar harmonic change against the low-band accent when placing a
+    /// 4/4 downbeat (public tempo set: 1 → downbeat F 0.797, 1.4 → 0.806, 2 → 0.772).
+    static let halfBarWeight = 1.4
+    /// Least contrast of the half-bar harmonic change (on-phase mean over the mean − 1) that
+    /// places a 4/4 downbeat where no accent pattern stands out.
+    static let harmonyMinContrast = 0.1
 
     // MARK: - Intro trimming and segments
 
