@@ -281,6 +281,10 @@ struct TailGate {
     static let onsetRise = 6.0
     static let onsetHold = 12
     static let tailDrop = 6.0
+    /// How far (semitones) a tail reading may be from the shown note's octave above and still
+    /// count as it: a fading nylon-string E5 in rumble read its octave 79 cents flat (11.2
+    /// semitones up) and latched there for its last 0.7 s.
+    static let octaveTolerance = 1.0
     /// Longest hold (s) of the shown note through blocked tail readings.
     static let maxHold = 1.0
     private var lastSame = -Double.infinity
@@ -313,9 +317,9 @@ struct TailGate {
         guard let e = estimate, let last = lastShown else { return estimate }
         // Lower than the shown note by more than the display's same-note window (0.6
         // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
-        // rumble). Or exactly its octave above: the fundamental fading under the second
-        // partial (a piano's unison strings beating the fundamental to a null every second
-        // or so). Other higher readings are left alone: they cannot be the hum, and blocking
+        // rumble). Or its octave above (within `octaveTolerance`): the fundamental fading
+        // under the second partial (a piano's unison strings beating the fundamental to a
+        // null every second or so). Other higher readings are left alone: they cannot be the hum, and blocking
         // them would keep a wrong latch.
         let interval = 12 * log2(e.frequency / last)
         if abs(interval) < 0.6 { lastSame = time }
@@ -327,7 +331,7 @@ struct TailGate {
         // shown note may be the wrong one, an octave up at a beating null.)
         let returning = earlierShown.map { abs(12 * log2(e.frequency / $0)) < 0.6 && time - changedAt <= TailGate.returnWindow } ?? false
         let subharmonic = !returning && (2...4).contains { k in abs(interval + 12 * log2(Double(k))) < 0.6 }
-        let blocked = (interval <= -0.6 || abs(interval - 12) < 0.6) && inTail
+        let blocked = (interval <= -0.6 || abs(interval - 12) < TailGate.octaveTolerance) && inTail
         guard blocked || (subharmonic && sinceOnset > TailGate.onsetHold) else { return estimate }
         // Blocked. While the note was found within the last `maxHold` seconds, the tail
         // still carries it under the noise: hold what the display shows (a detection at
