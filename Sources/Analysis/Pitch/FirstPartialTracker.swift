@@ -61,7 +61,7 @@ public final class FirstPartialTracker {
     /// probed the same frequency; nil otherwise. `energy` is Σx² of the window.
     public func refine(
         _ window: UnsafePointer<Float>, endSample: Int, estimate: Double, energy: Double,
-        minShare: Double = 0.08, retune: Double = 0.25
+        minShare: Double = 0.08, retune: Double = 0.25, lag: Int? = nil
     ) -> Double? {
         guard estimate >= minimumFrequency else { count = 0; return nil }
         // Keep the probe frequency fixed while the estimate stays within `retune` semitones
@@ -84,8 +84,10 @@ public final class FirstPartialTracker {
         let share = energy > 0 ? (0.5 * amplitude * amplitude * Double(size)) / energy : 0
         let phase = atan2(im, re) - w * Double(start) // phase of the partial at sample 0
         // The oldest of the last `span` measurements sits where this one goes.
-        let earlierPhase = phases[next], earlierTime = times[next]
-        let ready = count >= span
+        let back = min(span, max(1, lag ?? span))
+        let earlier = (next - back + span) % span
+        let earlierPhase = phases[earlier], earlierTime = times[earlier]
+        let ready = count >= back
         phases[next] = phase
         times[next] = endSample
         next = (next + 1) % span

@@ -21,9 +21,9 @@ public final class PitchTracker {
     public let windowSize: Int, hopSize: Int
     public let detector: HybridPitchDetector
     private let firstPartial: FirstPartialTracker
-    /// The first partial of notes too low for `firstPartial` (below 4 bins of the window),
-    /// over `longSize` samples: a 31 Hz note spans 1.3 periods of the window and its period
-    /// estimate wanders by several cents, in rumble by more.
+    /// The first partial of low notes (below `longWindowLimit`) over `longSize` samples: a
+    /// 31 Hz note spans 1.3 periods of the window and its period estimate wanders by several
+    /// cents, in rumble by tens (`firstPartial` does not reach below 4 bins of the window).
     private let lowPartial: FirstPartialTracker
     /// The newest `longSize` samples, oldest first once linearised into `longWindow`.
     private let longRing: OwnedBuffer<Float>
@@ -39,6 +39,11 @@ public final class PitchTracker {
     /// cents under reverberation. Public pitch set, notes under 80 Hz: tuner-grade p95 8.2 →
     /// 5.9 ¢ (rumble 8.7 → 7.6, hum 4.2 → 3.8, pink 10 dB 5.0 → 4.8; reverb 3.2 → 3.3).
     static let lowScatterThreshold = 100.0
+    /// Notes below this (Hz) may use the long window's partial. Up to 86 Hz nothing else
+    /// measures the partial; to 200 Hz it is the steadier of the two where the period
+    /// estimate scatters (public set, rumble p95 6.90 → 6.45 ¢ from 86 to 200; to 300 Hz
+    /// nothing more, and the 200–600 Hz notes a little worse).
+    static let longWindowLimit = 200.0
     /// Length of the low-note window (samples): four analysis windows.
     public var longSize: Int { longRing.count }
     public private(set) var tuner: TunerDisplay
@@ -202,7 +207,7 @@ public final class PitchTracker {
         // latch holds it (hops without a detection included: the phase history stays whole)
         // and the period estimate scatters by more than 5 cents (armed before it is used).
         var low: Double?
-        if let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count,
+        if let l = latched, l < PitchTracker.longWindowLimit, samplesSeen >= longRing.count,
             rawScatter > PitchTracker.lowScatterThreshold / 4
         {
             low = refineLow(estimate: l)
@@ -220,9 +225,18 @@ public final class PitchTracker {
             previousRaw = nil
             rawScatter = 0
         }
-        // Fine frequency from the first partial while latched on the same note (stiff strings).
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
-            if e.frequency >= firstPartial.minimumFrequency {
+            if let f = low, abs(1200 * log2(f / l)) < 50, rawScatter > PitchTracker.lowScatterThreshold {
+                // Where the period estimate scatters by more than 10 cents from hop to hop (a
+                // 31 Hz note spans 1.3 periods of the window; rumble or noise under a bass
+                // note), the long window's partial, probed at the latch, replaces it when it
+                // agrees with the latch.
+                firstPartial.reset()
+                e.frequency = f
+                raw = e
+            } else if e.frequency >= firstPartial.minimumFrequency {
+                // Fine frequency from the first partial while latched on the same note (stiff
+                // strings).
                 if let f = firstPartial.refine(
                     window.base, endSample: samplesSeen, estimate: e.frequency, energy: detector.windowEnergy),
                     abs(1200 * log2(f / e.frequency)) < 20
@@ -232,14 +246,6 @@ public final class PitchTracker {
                 }
             } else {
                 firstPartial.reset()
-                // Below it, where the period estimate scatters by more than 10 cents from hop
-                // to hop (a 31 Hz note spans 1.3 periods of the window; rumble or noise under
-                // it), the long window's partial, probed at the latch, replaces it when it
-                // agrees with the latch.
-                if let f = low, abs(1200 * log2(f / l)) < 50, rawScatter > PitchTracker.lowScatterThreshold {
-                    e.frequency = f
-                    raw = e
-                }
             }
         } else {
             firstPartial.reset()
@@ -267,7 +273,11 @@ extension PitchTracker {
         longWindow.base.update(from: longRing.base + longIndex, count: head)
         (longWindow.base + head).update(from: longRing.base, count: longIndex)
         let energy = spv_energy(longWindow.base, Int32(n))
-        return lowPartial.refine(longWindow.base, endSample: samplesSeen, estimate: estimate, energy: energy, retune: 0.5)
+        // Phase advance over as many hops as keep the partial unambiguous: within 0.6
+        // semitone of the probe, the advance must stay under half a turn.
+        let halfSemitones = estimate * (pow(2, 0.6 / 12) - 1)
+        let lag = Int(Double(sampleRate) / (2 * Double(hopSize) * halfSemitones))
+        return lowPartial.refine(longWindow.base, endSample: samplesSeen, estimate: estimate, energy: energy, retune: 0.5, lag: lag)
     }
 }
 
