@@ -25,7 +25,8 @@ public final class PitchTracker {
     /// 31 Hz note spans 1.3 periods of the window and its period estimate wanders by several
     /// cents, in rumble by tens (`firstPartial` does not reach below 4 bins of the window).
     private let lowPartial: FirstPartialTracker
-    /// The newest `longSize` samples, oldest first once linearised into `longWindow`.
+    /// The input: the newest `longSize` samples (the analysis window is its last
+    /// `windowSize`), oldest first once linearised into `longWindow`.
     private let longRing: OwnedBuffer<Float>
     private let longWindow: OwnedBuffer<Float>
     private var longIndex = 0
@@ -47,9 +48,8 @@ public final class PitchTracker {
     /// Length of the low-note window (samples): four analysis windows.
     public var longSize: Int { longRing.count }
     public private(set) var tuner: TunerDisplay
-    private let ring: OwnedBuffer<Float>
     private let window: OwnedBuffer<Float>
-    /// The input through `highPass`, in step with `ring`.
+    /// The input through `highPass`, a `windowSize` ring at `writeIndex`.
     private let hpRing: OwnedBuffer<Float>
     private let hpWindow: OwnedBuffer<Float>
     private var highPass = StreamingHighPass()
@@ -94,7 +94,6 @@ public final class PitchTracker {
         longRing = OwnedBuffer(zeroed: 4 * windowSize)
         longWindow = OwnedBuffer(zeroed: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
-        ring = OwnedBuffer(zeroed: windowSize)
         window = OwnedBuffer(zeroed: windowSize)
         hpRing = OwnedBuffer(zeroed: windowSize)
         hpWindow = OwnedBuffer(zeroed: windowSize)
@@ -117,7 +116,6 @@ public final class PitchTracker {
 
     /// Clears the buffer, the latch and the detector's history.
     public func reset() {
-        ring.base.update(repeating: 0, count: windowSize)
         hpRing.base.update(repeating: 0, count: windowSize)
         highPass = StreamingHighPass()
         hpAge = 0
@@ -152,7 +150,6 @@ public final class PitchTracker {
         while i < n {
             let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
             let src = samples.baseAddress! + i
-            (ring.base + writeIndex).update(from: src, count: take)
             var copied = 0
             while copied < take {
                 let part = min(take - copied, longRing.count - longIndex)
@@ -184,10 +181,12 @@ public final class PitchTracker {
     }
 
     private func analyseHop(prepared: PreparedWindow?) {
-        // Linearise the ring: oldest sample first (zeros before the buffer first fills).
+        // Linearise the rings: oldest sample first (zeros before the buffer first fills).
+        let start = (longIndex - windowSize + longRing.count) % longRing.count
+        let first = min(windowSize, longRing.count - start)
+        window.base.update(from: longRing.base + start, count: first)
+        (window.base + first).update(from: longRing.base, count: windowSize - first)
         let head = windowSize - writeIndex
-        window.base.update(from: ring.base + writeIndex, count: head)
-        (window.base + head).update(from: ring.base, count: writeIndex)
         hpWindow.base.update(from: hpRing.base + writeIndex, count: head)
         (hpWindow.base + head).update(from: hpRing.base, count: writeIndex)
         fixedWindow.base.update(from: fixedRing.base + writeIndex, count: head)
@@ -214,18 +213,13 @@ public final class PitchTracker {
         } else {
             lowPartial.reset()
         }
-        // How much the period estimate scatters from hop to hop on the latched note (cents²).
-        if let e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
+        if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
+            // How much the period estimate scatters from hop to hop on the latched note (cents²).
             if let p = previousRaw {
                 let d = 1200 * log2(e.frequency / p)
                 rawScatter += (d * d / 2 - rawScatter) * 0.1
             }
             previousRaw = e.frequency
-        } else if latched == nil {
-            previousRaw = nil
-            rawScatter = 0
-        }
-        if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
             if let f = low, abs(1200 * log2(f / l)) < 50, rawScatter > PitchTracker.lowScatterThreshold {
                 // Where the period estimate scatters by more than 10 cents from hop to hop (a
                 // 31 Hz note spans 1.3 periods of the window; rumble or noise under a bass
@@ -249,6 +243,10 @@ public final class PitchTracker {
             }
         } else {
             firstPartial.reset()
+            if latched == nil {
+                previousRaw = nil
+                rawScatter = 0
+            }
         }
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
@@ -329,8 +327,8 @@ struct TailGate {
         // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
         // rumble). Or its octave above (within `octaveTolerance`): the fundamental fading
         // under the second partial (a piano's unison strings beating the fundamental to a
-        // null every second or so). Other higher readings are left alone: they cannot be the hum, and blocking
-        // them would keep a wrong latch.
+        // null every second or so). Other higher readings are left alone: they cannot be the
+        // hum, and blocking them would keep a wrong latch.
         let interval = 12 * log2(e.frequency / last)
         if abs(interval) < 0.6 { lastSame = time }
         let inTail = level < peak - TailGate.tailDrop && sinceOnset > TailGate.onsetHold

@@ -523,6 +523,7 @@ public final class BeatAnalyzer {
             }
             return best
         }
+        if best.contrast >= Self.minContrast && best.perBar == 3 { return (3, best.phase) }
         // Chords change on the bar line: the half bars either side of a downbeat differ in
         // harmony, while the drums (kick and snare alternating beat by beat) are alike in both.
         let half = changes(span: 2)
@@ -533,13 +534,10 @@ public final class BeatAnalyzer {
             let h = strongestPhase(half)
             return h.mean / halfMean - 1 >= Self.harmonyMinContrast ? (4, h.phase) : nil
         }
-        if best.perBar == 4 {
-            // The downbeat among the four: low accent plus the half-bar change (beat 3 can
-            // carry the heavier kick, as in funk or a reggae one-drop).
-            let scale = Self.halfBarWeight / max(1e-9, halfMean)
-            return (4, strongestPhase(beats.indices.map { lowAccents[$0] / lowMean + scale * half[$0] }).phase)
-        }
-        return (best.perBar, best.phase)
+        // The downbeat among the four: low accent plus the half-bar change (beat 3 can carry
+        // the heavier kick, as in funk or a reggae one-drop).
+        let scale = Self.halfBarWeight / max(1e-9, halfMean)
+        return (4, strongestPhase(beats.indices.map { lowAccents[$0] / lowMean + scale * half[$0] }).phase)
     }
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
     public private(set) var lastBarContrast = (0.0, 0.0)
