@@ -31,6 +31,12 @@ extension Rasterizer {
                         while k < end && Int(items[k]) < range.upperBound {
                             let tp = tris.baseAddress! + Int(items[k])
                             k += 1
+                            if k + 1 < end {
+                                // The record of the triangle after the next one, on its way
+                                // from memory while this one and the next are drawn.
+                                let ahead = UnsafeRawPointer(tris.baseAddress! + Int(items[k + 1]))
+                                spv_prefetch_triangle(ahead.assumingMemoryBound(to: spv_triangle.self))
+                            }
                             let ry0 = max(Int(tp.pointee.raw.minY), y0), ry1 = min(Int(tp.pointee.raw.maxY), y1 - 1)
                             if ry0 > ry1 { continue }
                             // The kernels read the triangle where it is (no copy).

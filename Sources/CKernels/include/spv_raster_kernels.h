@@ -87,4 +87,14 @@ typedef struct {
 void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
                       spv_float4 light, spv_hiz *hiz);
 
+/// Asks the CPU to fetch triangle *t (every cache line of it) into the caches: a hint with
+/// no effect on results. The band loop names the triangle after the next one, so that its
+/// ~290-byte record is on its way while the next one is drawn (a frame's records do not
+/// fit the L2 cache; surface+ reads each 1.6 times, once per band it spans).
+static inline void spv_prefetch_triangle(const spv_triangle *t) {
+    const char *p = (const char *)t;
+    for (unsigned k = 0; k < sizeof(spv_triangle); k += 64) __builtin_prefetch(p + k);
+    __builtin_prefetch(p + sizeof(spv_triangle) - 1);
+}
+
 #endif
