@@ -384,10 +384,12 @@ static KATTR int KNAME(setup_triangle)(const spv_vertex *a, const spv_vertex *b,
     out->zBase = pz[0] + z1 * l1 + z2 * l2;
     out->zdx = z1 * l1x + z2 * l2x;
     out->zdy = z1 * l1y + z2 * l2y;
-    out->minX = (int32_t)cx0;
-    out->maxX = (int32_t)cx1;
-    out->minY = (int32_t)cy0;
-    out->maxY = (int32_t)cy1;
+    // Each pair in one 8-byte store: the caller reads minY and maxY back at once
+    // (TriangleStore's row ranges), which two 4-byte stores cannot forward to.
+    const uint64_t xs = (uint64_t)(uint32_t)cx0 | (uint64_t)(uint32_t)cx1 << 32;
+    const uint64_t ys = (uint64_t)(uint32_t)cy0 | (uint64_t)(uint32_t)cy1 << 32;
+    __builtin_memcpy(&out->minX, &xs, sizeof xs);
+    __builtin_memcpy(&out->minY, &ys, sizeof ys);
     out->lit = lit ? 1 : 0;
     int constant = c1.x == 0 && c1.y == 0 && c1.z == 0 && c1.w == 0 && c2.x == 0 && c2.y == 0 && c2.z == 0 && c2.w == 0;
     out->flat = !lit && constant ? 1 : 0;
