@@ -18,6 +18,20 @@ KINLINE i8 KNAME(load_i)(const uint32_t *p) { i8 v; __builtin_memcpy(&v, p, size
 KINLINE void KNAME(store_f)(float *p, f8 v) { __builtin_memcpy(p, &v, sizeof v); }
 KINLINE void KNAME(store_i)(uint32_t *p, i8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
+/// Opaque RGBA8 from channel values 0…255 (as integers), stored into the lanes of `mask`
+/// over `d`, the pixels already at p (lanes outside the mask written back unchanged).
+KINLINE void KNAME(put)(uint32_t *p, i8 d, i8 mask, i8 r, i8 g, i8 b) {
+    i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
+    KNAME(store_i)(p, (out & mask) | (d & ~mask));
+}
+
+/// The red, green and blue bytes of 8 pixels as floats 0…255.
+KINLINE void KNAME(unpack)(i8 d, f8 *r, f8 *g, f8 *b) {
+    *r = __builtin_convertvector(d & 0xFF, f8);
+    *g = __builtin_convertvector((d >> 8) & 0xFF, f8);
+    *b = __builtin_convertvector((d >> 16) & 0xFF, f8);
+}
+
 /// Block start for x (kept inside the row) and its coverage mask of x…xe.
 KINLINE int KNAME(block)(int x, int xe, int width, i8 *mask) {
     int cx = x < width - 8 ? x : width - 8;
@@ -120,9 +134,7 @@ static KATTR void KNAME(blend_triangle)(const spv_triangle *t, int ry0, int ry1,
                 i8 r = KNAME(trunc8)(KNAME(clamp01)(cr + dr * xo) * 255 + 0.5f);
                 i8 g = KNAME(trunc8)(KNAME(clamp01)(cg + dg * xo) * 255 + 0.5f);
                 i8 b = KNAME(trunc8)(KNAME(clamp01)(cb + db * xo) * 255 + 0.5f);
-                i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-                i8 d = KNAME(load_i)(row + cx);
-                KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+                KNAME(put)(row + cx, KNAME(load_i)(row + cx), mask, r, g, b);
                 x = cx + 8;
             }
         });
@@ -142,14 +154,12 @@ static KATTR void KNAME(blend_triangle)(const spv_triangle *t, int ry0, int ry1,
                 i8 mask;
                 int cx = KNAME(block)(x, xe, width, &mask);
                 i8 d = KNAME(load_i)(row + cx);
-                f8 fr = __builtin_convertvector(d & 0xFF, f8);
-                f8 fg = __builtin_convertvector((d >> 8) & 0xFF, f8);
-                f8 fb = __builtin_convertvector((d >> 16) & 0xFF, f8);
+                f8 fr, fg, fb;
+                KNAME(unpack)(d, &fr, &fg, &fb);
                 i8 r = KNAME(trunc8)(kr + fr * ia + 0.5f);
                 i8 g = KNAME(trunc8)(kg + fg * ia + 0.5f);
                 i8 b = KNAME(trunc8)(kb + fb * ia + 0.5f);
-                i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-                KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+                KNAME(put)(row + cx, d, mask, r, g, b);
                 x = cx + 8;
             }
         });
@@ -166,14 +176,12 @@ static KATTR void KNAME(blend_triangle)(const spv_triangle *t, int ry0, int ry1,
             f8 a = KNAME(clamp01)(ca + da * xo);
             f8 a255 = 255 * a, ia = 1 - a;
             i8 d = KNAME(load_i)(row + cx);
-            f8 fr = __builtin_convertvector(d & 0xFF, f8);
-            f8 fg = __builtin_convertvector((d >> 8) & 0xFF, f8);
-            f8 fb = __builtin_convertvector((d >> 16) & 0xFF, f8);
+            f8 fr, fg, fb;
+            KNAME(unpack)(d, &fr, &fg, &fb);
             i8 r = KNAME(trunc8)(KNAME(clamp01)(cr + dr * xo) * a255 + fr * ia + 0.5f);
             i8 g = KNAME(trunc8)(KNAME(clamp01)(cg + dg * xo) * a255 + fg * ia + 0.5f);
             i8 b = KNAME(trunc8)(KNAME(clamp01)(cb + db * xo) * a255 + fb * ia + 0.5f);
-            i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-            KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+            KNAME(put)(row + cx, d, mask, r, g, b);
             x = cx + 8;
         }
     });
@@ -247,9 +255,7 @@ KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, ui
     i8 r = KNAME(trunc8)(KNAME(clamp01)(((c.x + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
     i8 g = KNAME(trunc8)(KNAME(clamp01)(((c.y + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
     i8 b = KNAME(trunc8)(KNAME(clamp01)(((c.z + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
-    i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-    i8 d = KNAME(load_i)(row + cx);
-    KNAME(store_i)(row + cx, (out & mask) | (d & ~mask));
+    KNAME(put)(row + cx, KNAME(load_i)(row + cx), mask, r, g, b);
     KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
     if (hiz) {
         uint8_t *dirty = hiz->dirty + (py >> 3) * hiz->tilesX;
