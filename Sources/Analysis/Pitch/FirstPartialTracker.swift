@@ -58,10 +58,12 @@ public final class FirstPartialTracker {
     /// Measures the first partial near `estimate` Hz in `window` (the newest `size` samples,
     /// ending at absolute sample index `endSample`). Returns the refined frequency (Hz) when
     /// the partial carries at least `minShare` of the window's energy and the previous hop
-    /// probed the same frequency; nil otherwise. `energy` is Σx² of the window.
+    /// probed the same frequency; nil otherwise. `energy` is Σx² of the window. The phase
+    /// advance is taken over `lag` measurements back (default `span`); with `shorter`, over
+    /// as many as there are, up to that (a fresh probe gives a reading from its second hop).
     public func refine(
         _ window: UnsafePointer<Float>, endSample: Int, estimate: Double, energy: Double,
-        minShare: Double = 0.08, retune: Double = 0.25, lag: Int? = nil
+        minShare: Double = 0.08, retune: Double = 0.25, lag: Int? = nil, shorter: Bool = false
     ) -> Double? {
         guard estimate >= minimumFrequency else { count = 0; return nil }
         // Keep the probe frequency fixed while the estimate stays within `retune` semitones
@@ -84,7 +86,8 @@ public final class FirstPartialTracker {
         let share = energy > 0 ? (0.5 * amplitude * amplitude * Double(size)) / energy : 0
         let phase = atan2(im, re) - w * Double(start) // phase of the partial at sample 0
         // The oldest of the last `span` measurements sits where this one goes.
-        let back = min(span, max(1, lag ?? span))
+        var back = min(span, max(1, lag ?? span))
+        if shorter { back = max(1, min(back, count)) } // the longest history there is
         let earlier = (next - back + span) % span
         let earlierPhase = phases[earlier], earlierTime = times[earlier]
         let ready = count >= back
