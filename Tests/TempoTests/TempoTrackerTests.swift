@@ -49,6 +49,15 @@ final class TempoTrackerTests: XCTestCase {
         XCTAssertEqual(Double(tracker.beatCount), 20, accuracy: 2)
     }
 
+    /// The first estimate reads 1.25 s of onsets, so two agreeing votes can show a clear beat
+    /// at the 2.0 s update (it was 3.0 s with 2 s of history first): the live beat dot and the
+    /// flashes start a second sooner. The first readings are within ±2 BPM (the display
+    /// contract) and settle to ±0.2 as the history grows.
+    func testClearBeatLocksByTwoSeconds() {
+        assertLocks(track(ClickTracks.clicks(bpm: 120, seconds: 8, sampleRate: rate)).1, on: 120, tolerance: 2, lockBy: 2.1)
+        assertLocks(track(ClickTracks.fourOnTheFloor(bpm: 128, seconds: 8, sampleRate: rate)).1, on: 128, tolerance: 2, lockBy: 2.1)
+    }
+
     func testClicksAt90BPM() {
         assertLocks(track(ClickTracks.clicks(bpm: 90, seconds: 10, sampleRate: rate)).1, on: 90)
     }
