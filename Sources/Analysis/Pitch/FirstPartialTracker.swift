@@ -30,6 +30,8 @@ public final class FirstPartialTracker {
     private var next = 0
     /// Consecutive measurements at the current probe (up to `span`).
     private var count = 0
+    /// The partial's share of the window's energy at the last measurement.
+    public private(set) var share = 0.0
 
     /// - Parameters:
     ///   - size: window length, a multiple of 8.
@@ -83,7 +85,7 @@ public final class FirstPartialTracker {
         let start = endSample - size
         // Energy share of the partial: |X|² for a Hann window ≈ (A·N/4)², A² / 2 = power.
         let amplitude = 4 * (re * re + im * im).squareRoot() / Double(size)
-        let share = energy > 0 ? (0.5 * amplitude * amplitude * Double(size)) / energy : 0
+        share = energy > 0 ? (0.5 * amplitude * amplitude * Double(size)) / energy : 0
         let phase = atan2(im, re) - w * Double(start) // phase of the partial at sample 0
         // The oldest of the last `span` measurements sits where this one goes.
         var back = min(span, max(1, lag ?? span))

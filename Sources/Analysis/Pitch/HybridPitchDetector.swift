@@ -10,6 +10,9 @@ public struct PitchEstimate: Sendable, Equatable {
     /// Which path produced it.
     public enum Source: String, Sendable {
         case yin, autocorrelation, both, fingerprint
+        /// The latched note's first partial holding the display through a tail
+        /// (`PitchTracker`; confidence = the partial's share of the window's energy).
+        case partial
     }
     /// Fundamental frequency (Hz).
     public var frequency: Double
