@@ -102,6 +102,13 @@ public final class HybridPitchDetector {
         humRun = 0
     }
 
+    /// Harmonics 2…8 of `f0` present in `window` (bit h set for harmonic h; the fingerprint's
+    /// 3×-above-its-neighbours test). Does not allocate.
+    public func harmonicsPresent(in window: UnsafePointer<Float>, f0: Double) -> Int {
+        fingerprint.load(window)
+        return fingerprint.evaluate(f0: f0).mask
+    }
+
     /// Detects the pitch of `window` (`windowSize` samples). `latched` is the frequency the
     /// display is latched to (Hz), nil when it shows `---`; `highPassed` is the same window
     /// through the tracker's streaming high-pass at 0.6 × the latched f0 (nil: not available);
