@@ -34,6 +34,9 @@ public final class PitchTracker {
     private let longRing: OwnedBuffer<Float>
     private let longWindow: OwnedBuffer<Float>
     private var longIndex = 0
+    /// `samplesSeen` when `longWindow` was last linearised (-1 = never), and its Σx².
+    private var longWindowAt = -1
+    private var longEnergy = 0.0
     /// The last detection on the latched note (Hz) and the hop-to-hop variance of the
     /// detections there (cents², smoothed over about ten hops).
     private var previousRaw: Double?
@@ -164,6 +167,7 @@ public final class PitchTracker {
         fixedHighPass.reset()
         longRing.base.update(repeating: 0, count: longRing.count)
         longIndex = 0
+        longWindowAt = -1
         previousRaw = nil
         rawScatter = 0
         writeIndex = 0; filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
@@ -369,25 +373,27 @@ public final class PitchTracker {
 }
 
 extension PitchTracker {
-    /// Hops back the latched note's partial is measured over: as many as keep the phase
-    /// advance under half a turn for a partial within 0.3 semitone of the probe.
-    private func partialLag(_ estimate: Double) -> Int {
-        let spread = estimate * (pow(2, 0.3 / 12) - 1)
+    /// Hops back a partial near `estimate` is measured over: as many as keep the phase
+    /// advance under half a turn for a partial within `semitones` of the probe.
+    private func partialLag(_ estimate: Double, within semitones: Double = 0.3) -> Int {
+        let spread = estimate * (pow(2, semitones / 12) - 1)
         return Int(Double(sampleRate) / (2 * Double(hopSize) * spread))
     }
 
-    /// `lowPartial` on the newest `longSize` samples.
+    /// `lowPartial` (or `tracker`) on the newest `longSize` samples, linearised once per hop.
     private func refineLow(estimate: Double, tracker: FirstPartialTracker? = nil) -> Double? {
-        let n = longRing.count, head = n - longIndex
-        longWindow.base.update(from: longRing.base + longIndex, count: head)
-        (longWindow.base + head).update(from: longRing.base, count: longIndex)
-        let energy = spv_energy(longWindow.base, Int32(n))
-        // Phase advance over as many hops as keep the partial unambiguous: within 0.6
-        // semitone of the probe, the advance must stay under half a turn.
-        let halfSemitones = estimate * (pow(2, 0.6 / 12) - 1)
-        let lag = Int(Double(sampleRate) / (2 * Double(hopSize) * halfSemitones))
+        let n = longRing.count
+        if longWindowAt != samplesSeen {
+            let head = n - longIndex
+            longWindow.base.update(from: longRing.base + longIndex, count: head)
+            (longWindow.base + head).update(from: longRing.base, count: longIndex)
+            longEnergy = spv_energy(longWindow.base, Int32(n))
+            longWindowAt = samplesSeen
+        }
+        // The probe retunes at half a semitone, so the partial may lie 0.6 semitone away.
         return (tracker ?? lowPartial).refine(
-            longWindow.base, endSample: samplesSeen, estimate: estimate, energy: energy, retune: 0.5, lag: lag)
+            longWindow.base, endSample: samplesSeen, estimate: estimate, energy: longEnergy, retune: 0.5,
+            lag: partialLag(estimate, within: 0.6))
     }
 }
 
