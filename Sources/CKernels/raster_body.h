@@ -106,6 +106,19 @@ KINLINE void KNAME(walk_step)(const spv_edge *e, KNAME(walk) *w) {
         }                                                                                         \
     } while (0)
 
+static KATTR void KNAME(fill32)(uint32_t *p, uint32_t value, int64_t n) {
+    const i8 v = (i8)(int)value;
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        KNAME(store_i)(p + i, v);
+        KNAME(store_i)(p + i + 8, v);
+        KNAME(store_i)(p + i + 16, v);
+        KNAME(store_i)(p + i + 24, v);
+    }
+    for (; i + 8 <= n; i += 8) KNAME(store_i)(p + i, v);
+    for (; i < n; i++) p[i] = value;
+}
+
 static KATTR void KNAME(fill_triangle)(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width,
                                        uint32_t pixel) {
     KROWS(t, ry0, ry1, {

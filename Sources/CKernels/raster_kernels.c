@@ -14,6 +14,10 @@ void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color,
     DISPATCH(fill_triangle, (t, ry0, ry1, color, width, pixel));
 }
 
+void spv_fill32(uint32_t *p, uint32_t value, int64_t n) {
+    DISPATCH(fill32, (p, value, n));
+}
+
 void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, float *depth, int width,
                       spv_float4 light, spv_hiz *hiz) {
     DISPATCH(lit_triangle, (t, ry0, ry1, color, depth, width, light, hiz));

@@ -110,10 +110,13 @@ public final class Rasterizer {
                                 if let backdrop {
                                     backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
                                 } else {
-                                    (pxBase + y0 * w).update(repeating: clear, count: (y1 - y0) * w)
+                                    spv_fill32(pxBase + y0 * w, clear, Int64((y1 - y0) * w))
                                 }
                                 if usesDepth {
-                                    (dpBase + y0 * w).update(repeating: 1, count: (y1 - y0) * w)
+                                    let one = Float(1).bitPattern
+                                    UnsafeMutableRawPointer(dpBase + y0 * w).withMemoryRebound(to: UInt32.self, capacity: (y1 - y0) * w) {
+                                        spv_fill32($0, one, Int64((y1 - y0) * w))
+                                    }
                                     let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
                                     (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
                                     (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)

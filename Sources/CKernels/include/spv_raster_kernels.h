@@ -68,6 +68,10 @@ void spv_blend_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color
 /// Rows ry0…ry1 of a 2D triangle filled with one opaque pixel value.
 void spv_fill_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, int width, uint32_t pixel);
 
+/// Stores `value` into p[0…n−1] (a band's clear colour, or a depth of 1.0 as its bits):
+/// 32-byte stores with AVX2, where the compiler's fill of 32-bit values uses 16-byte ones.
+void spv_fill32(uint32_t *p, uint32_t value, int64_t n);
+
 /// A coarse depth buffer: per 8×8 tile of the depth buffer, the largest depth in it (valid
 /// when `dirty` is 0; recomputed on demand). Lets a triangle that lies behind everything
 /// already drawn over its bounding box be skipped without walking it: exact (a skipped
