@@ -62,6 +62,37 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(onBarLines), 0.9 * Double(downbeats.count), "downbeats at \(downbeats)")
     }
 
+    /// A 12/8 shuffle blues: kick on 1, a heavier one on 3 and a pickup before 1, snare on
+    /// 2 and 4, hi-hat on the swung triplets, a walking bass (root, 3rd, 5th, 6th, flat 7th
+    /// and back down, on the triplets) and one chord a bar: four beats of three (12/8),
+    /// the downbeat on the bar line. (On the public set's shuffles the previous rule put
+    /// the downbeat on beat 2 and one of them in 9/8; this cleaner material it got right.)
+    func testShuffleDownbeatWithAWalkingBass() {
+        let bpm = 96.0, seconds = 30.0
+        var hits: [(Double, ClickTracks.Voice)] = [(0, .kick), (2, .kick), (2, .kick), (11.0 / 3, .kick), (1, .click), (3, .click)]
+        for b in 0..<4 { hits += [(Double(b), .hat), (Double(b) + 2.0 / 3, .hat)] }
+        let drums = ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: hits, seconds: seconds, sampleRate: rate)
+        // I, IV, I, V of a blues in A, a bar each: the walk and the chord move with the root.
+        let roots = [110.0, 146.8, 110.0, 164.8]
+        let walk = [0, 4, 7, 9, 10, 9, 7, 4], steps = [0, 2, 3, 5, 6, 8, 9, 11]
+        var notes: [(Double, [Double], Float)] = []
+        for (bar, root) in roots.enumerated() {
+            for (w, st) in zip(walk, steps) {
+                notes.append((Double(bar * 4) + Double(st) / 3, [root * pow(2, Double(w) / 12)], 0.35))
+            }
+            let chord = [2 * root, 2 * root * pow(2, 4.0 / 12), 2 * root * pow(2, 7.0 / 12), 2 * root * pow(2, 10.0 / 12)]
+            for b in 0..<4 { notes += [(Double(bar * 4 + b), chord, 0.15), (Double(bar * 4 + b) + 2.0 / 3, chord, 0.1)] }
+        }
+        let music = ClickTracks.notes(bpm: bpm, beatsPerBar: 16, notes: notes, seconds: seconds, sampleRate: rate)
+        let a = analyse(zip(drums, music).map { $0 + $1 })
+        XCTAssertEqual(a.meter, "12/8")
+        let bar = 4 * 60 / bpm
+        let downbeats = a.beats.filter { $0.position == 1 }.map(\.time)
+        XCTAssertGreaterThan(downbeats.count, 8)
+        let onBarLines = downbeats.filter { t in abs(t - (t / bar).rounded() * bar) <= 0.07 }.count
+        XCTAssertGreaterThanOrEqual(Double(onBarLines), 0.9 * Double(downbeats.count), "downbeats at \(downbeats)")
+    }
+
     /// A 3/4 waltz without drums at 180 BPM: a valid 3/4 level (180, or 60 a bar), never
     /// 90, with beats on the notes from the start.
     func testDrumlessWaltzAt180() {

@@ -96,6 +96,8 @@ public final class BeatAnalyzer {
     /// The causal display timeline so far.
     public private(set) var updates: [TempoUpdate] = []
     private let tracksBeats: Bool
+    /// Pitch-class energies for the bar lines (only when beats are tracked).
+    private let chroma: ChromaStream?
 
     /// Transition tightness α of the dynamic programme.
     static let tightness: Float = 100
@@ -110,6 +112,7 @@ public final class BeatAnalyzer {
     public init(sampleRate: Int, beats: Bool = true) {
         self.sampleRate = sampleRate
         tracksBeats = beats
+        chroma = beats ? ChromaStream(sampleRate: sampleRate) : nil
         tracker = TempoTracker(sampleRate: sampleRate)
         size = tracker.hop
         hop = size / 2
@@ -123,6 +126,7 @@ public final class BeatAnalyzer {
     public func process(_ samples: UnsafeBufferPointer<Float>) {
         tracker.process(samples)
         guard tracksBeats, let base = samples.baseAddress else { return }
+        chroma?.process(samples)
         var i = 0
         while i < samples.count {
             // Shift in up to `hop - sinceFrame` samples.
@@ -197,7 +201,7 @@ public final class BeatAnalyzer {
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
         // Beats that divide in three, never in two: a compound metre.
         if factor == 1, lastLevelFeatures.count >= 3, lastLevelFeatures[2] >= 0.3, lastLevelFeatures[0] < 0.25 { result.compound = true }
-        if let (perBar, first) = bars(beats: beats, low: low) {
+        if let (perBar, first) = bars(beats: beats, low: low, mid: mid, compound: result.compound) {
             result.beatsPerBar = perBar
             for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
         }
@@ -462,10 +466,10 @@ public final class BeatAnalyzer {
     /// Beats per bar (3 or 4) and the index of a downbeat, from the accent on each beat
     /// (kick and bass below 200 Hz plus the change of the coarse spectrum across the beat,
     /// as chords change at the bar line): the grouping and phase whose beats stand out most
-    /// from the rest. In 4/4 the downbeat is then placed with the change across half bars.
-    /// Nil when no grouping stands out (`minContrast`) and the harmony does not place a 4/4
+    /// from the rest (a compound beat needs a clear margin for threes). In 4/4 the downbeat
+    /// is then the phase with the best `downbeatWeights` score. Nil when no grouping stands out (`minContrast`) and the harmony does not place a 4/4
     /// downbeat either (`harmonyMinContrast`).
-    func bars(beats: [Int], low: [Float]) -> (Int, Int)? {
+    func bars(beats: [Int], low: [Float], mid: [Float], compound: Bool = false) -> (Int, Int)? {
         guard beats.count >= 12 else { return nil }
         // Spectral change at each beat: the mean coarse spectrum over the beat after it
         // against the beat before it (cosine distance); chords change on the bar line.
@@ -523,32 +527,74 @@ public final class BeatAnalyzer {
             }
             return best
         }
+        // Beats that divide in three are grouped in fours far more often than in threes
+        // (12/8 shuffles and slow blues against the rare 9/8): there three beats must stand
+        // out clearly more than four.
+        if compound, best.perBar == 3, let four = bestOf[4], best.contrast < Self.compoundThreeMargin * four {
+            best = (four, 4, 0)
+        }
         if best.contrast >= Self.minContrast && best.perBar == 3 { return (3, best.phase) }
         // Chords change on the bar line: the half bars either side of a downbeat differ in
         // harmony, while the drums (kick and snare alternating beat by beat) are alike in both.
         let half = changes(span: 2)
         let halfMean = half.reduce(0, +) / Double(half.count)
-        guard best.contrast >= Self.minContrast else {
+        let times = beats.map { frameTime($0) }
+        let chordChange = chroma?.changes(at: times, span: 4) ?? []
+        if best.contrast < Self.minContrast {
             // No accent pattern stands out (four on the floor): in 4/4 the harmony may.
-            guard halfMean > 0 else { return nil }
-            let h = strongestPhase(half)
-            return h.mean / halfMean - 1 >= Self.harmonyMinContrast ? (4, h.phase) : nil
+            let harmony = max(
+                halfMean > 0 ? strongestPhase(half).mean / halfMean - 1 : 0,
+                chordChange.isEmpty ? 0 : strongestPhase(chordChange).mean - 1)
+            guard harmony >= Self.harmonyMinContrast else { return nil }
         }
-        // The downbeat among the four: low accent plus the half-bar change (beat 3 can carry
-        // the heavier kick, as in funk or a reggae one-drop).
-        let scale = Self.halfBarWeight / max(1e-9, halfMean)
-        return (4, strongestPhase(beats.indices.map { lowAccents[$0] / lowMean + scale * half[$0] }).phase)
+        // The downbeat among the four: the phase with the highest score, a weighted sum of
+        // per-beat cues averaged over the beats of that phase (`downbeatWeights`).
+        func normalised(_ v: [Double]) -> [Double] {
+            let m = v.reduce(0, +) / Double(max(1, v.count))
+            return m > 0 ? v.map { $0 / m } : v.map { _ in 1 }
+        }
+        let ones = [Double](repeating: 1, count: beats.count)
+        let cues: [[Double]] = [
+            lowAccents.map { $0 / lowMean },
+            normalised(beats.map { Double(strength(mid, at: Double($0))) }),
+            normalised(change),
+            normalised(half),
+            normalised(changes(span: 3)),
+            normalised(changes(span: 4)),
+            chroma?.changes(at: times, span: 2) ?? ones,
+            chordChange.isEmpty ? ones : chordChange,
+        ]
+        var score = [Double](repeating: 0, count: 4), count = [Double](repeating: 0, count: 4)
+        for k in beats.indices {
+            var v = 0.0
+            for (w, cue) in zip(Self.downbeatWeights, cues) { v += w * cue[k] }
+            score[k % 4] += v
+            count[k % 4] += 1
+        }
+        var phase = 0
+        for p in 1..<4 where score[p] / max(1, count[p]) > score[phase] / max(1, count[phase]) { phase = p }
+        return (4, phase)
     }
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
     public private(set) var lastBarContrast = (0.0, 0.0)
     /// Weight of the spectral change against the low-band accent.
     static let barChangeWeight: Float = 1
+    /// Weights of the 4/4 downbeat score, per cue (each divided by its mean over the beats):
+    /// low-band accent (kick, bass), mid-band accent (the backbeat snare: negative), change
+    /// of the coarse spectrum across 1, 2, 3 and 4 beats either side, and the change of the
+    /// chroma across 2 and 4 beats either side (`ChromaStream`: the chord change on the bar
+    /// line, which repeating drums do not blur). Fitted as a multinomial logit over the four
+    /// phases on the public tempo set's 76 tracks in four (L2 0.1); left out one at a time,
+    /// 75 of 76 phases right, against 68 for the previous rule (low accent + 1.4 × the
+    /// half-bar change), which put a shuffle's downbeat on beat 2 and a one-drop's on 2 or 3.
+    static let downbeatWeights: [Double] = [2.38, -1.27, -1.26, -0.53, 2.17, 1.97, 1.57, 2.26]
     static let minContrast = 0.15
-    /// Weight of the half-bar harmonic change against the low-band accent when placing a
-    /// 4/4 downbeat (public tempo set: 1 → downbeat F 0.797, 1.4 → 0.806, 2 → 0.772).
-    static let halfBarWeight = 1.4
-    /// Least contrast of the half-bar harmonic change (on-phase mean over the mean − 1) that
-    /// places a 4/4 downbeat where no accent pattern stands out.
+    /// How much more the best 3-beat grouping must stand out than the best 4-beat one to
+    /// call a compound metre 9/8 rather than 12/8.
+    static let compoundThreeMargin = 1.5
+    /// Least contrast of the harmonic change across half bars, or of the chroma change across
+    /// bars (on-phase mean over the mean − 1), that places a 4/4 downbeat where no accent
+    /// pattern stands out.
     static let harmonyMinContrast = 0.1
 
     // MARK: - Intro trimming and segments
