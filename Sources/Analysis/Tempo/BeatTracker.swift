@@ -85,9 +85,7 @@ public final class BeatAnalyzer {
 
     private let onset: OnsetStrength
     private let size: Int
-    private let window: OwnedBuffer<Float>
-    private var filled = 0
-    private var sinceFrame = 0
+    private let window: SlidingWindow
     private var envelope: [Float] = []
     private var lowEnvelope: [Float] = []
     private var midEnvelope: [Float] = []
@@ -118,34 +116,21 @@ public final class BeatAnalyzer {
         hop = size / 2
         frameRate = Double(sampleRate) / Double(hop)
         onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true)
-        window = OwnedBuffer(zeroed: size)
+        window = SlidingWindow(size: size, hop: hop)
         tracker.onUpdate = { [unowned self] in self.updates.append($0) }
     }
 
     /// Feeds mono samples (full scale ±1).
     public func process(_ samples: UnsafeBufferPointer<Float>) {
         tracker.process(samples)
-        guard tracksBeats, let base = samples.baseAddress else { return }
+        guard tracksBeats else { return }
         chroma?.process(samples)
-        var i = 0
-        while i < samples.count {
-            // Shift in up to `hop - sinceFrame` samples.
-            let n = min(hop - sinceFrame, samples.count - i)
-            window.base.update(from: window.base + n, count: size - n)
-            (window.base + (size - n)).update(from: base + i, count: n)
-            filled = min(size, filled + n)
-            sinceFrame += n
-            i += n
-            if sinceFrame == hop {
-                sinceFrame = 0
-                if filled == size {
-                    envelope.append(onset.push(frame: window.base))
-                    lowEnvelope.append(onset.lastLowFlux)
-                    midEnvelope.append(onset.lastMidFlux)
-                    if onset.bandLevels.count > 0 {
-                        onset.bandLevels.withUnsafeBufferPointer { spectra.append(contentsOf: $0) }
-                    }
-                }
+        window.push(samples) { frame in
+            envelope.append(onset.push(frame: frame))
+            lowEnvelope.append(onset.lastLowFlux)
+            midEnvelope.append(onset.lastMidFlux)
+            if onset.bandLevels.count > 0 {
+                onset.bandLevels.withUnsafeBufferPointer { spectra.append(contentsOf: $0) }
             }
         }
     }

@@ -19,8 +19,8 @@ final class ChromaStream {
     let hop: Int
     private let sampleRate: Int
     private let fft: RealFFT
-    private let window: OwnedBuffer<Float>
-    private let samples: OwnedBuffer<Float>
+    private let hann: OwnedBuffer<Float>
+    private let window: SlidingWindow
     private let windowed: OwnedBuffer<Float>
     private let re: OwnedBuffer<Float>
     private let im: OwnedBuffer<Float>
@@ -28,8 +28,6 @@ final class ChromaStream {
     private var pitchClass: [Int] = []
     private let firstBin: Int
     private let lastBin: Int
-    private var filled = 0
-    private var sinceFrame = 0
     /// `classes` raw energies per frame, oldest first.
     private(set) var frames: [Float] = []
 
@@ -40,12 +38,12 @@ final class ChromaStream {
         size = n
         hop = n
         fft = RealFFT(size: n)
-        window = OwnedBuffer(zeroed: n)
-        samples = OwnedBuffer(zeroed: n)
+        hann = OwnedBuffer(zeroed: n)
+        window = SlidingWindow(size: n, hop: n)
         windowed = OwnedBuffer(zeroed: n)
         re = OwnedBuffer(zeroed: n / 2 + 1)
         im = OwnedBuffer(zeroed: n / 2 + 1)
-        for i in 0..<n { window[i] = Float(0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(n)))) }
+        for i in 0..<n { hann[i] = Float(0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(n)))) }
         let binHz = Double(sampleRate) / Double(n)
         firstBin = max(1, Int((60 / binHz).rounded(.up)))
         lastBin = max(firstBin, min(n / 2, Int(5000 / binHz)))
@@ -62,30 +60,15 @@ final class ChromaStream {
     func frameTime(_ j: Int) -> Double { Double(size / 2 + j * hop) / Double(sampleRate) }
 
     func process(_ input: UnsafeBufferPointer<Float>) {
-        guard let base = input.baseAddress else { return }
-        var i = 0
-        while i < input.count {
-            let n = min(hop - sinceFrame, input.count - i)
-            samples.base.update(from: samples.base + n, count: size - n)
-            (samples.base + (size - n)).update(from: base + i, count: n)
-            filled = min(size, filled + n)
-            sinceFrame += n
-            i += n
-            if sinceFrame == hop {
-                sinceFrame = 0
-                if filled == size { analyse() }
-            }
-        }
-    }
-
-    private func analyse() {
-        for i in 0..<size { windowed[i] = samples[i] * window[i] }
-        fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
-        let start = frames.count
-        frames.append(contentsOf: repeatElement(0, count: Self.classes))
-        frames.withUnsafeMutableBufferPointer { f in
-            pitchClass.withUnsafeBufferPointer { pc in
-                for k in firstBin...lastBin { f[start + pc[k - firstBin]] += re[k] * re[k] + im[k] * im[k] }
+        window.push(input) { samples in
+            for i in 0..<size { windowed[i] = samples[i] * hann[i] }
+            fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
+            let start = frames.count
+            frames.append(contentsOf: repeatElement(0, count: Self.classes))
+            frames.withUnsafeMutableBufferPointer { f in
+                pitchClass.withUnsafeBufferPointer { pc in
+                    for k in firstBin...lastBin { f[start + pc[k - firstBin]] += re[k] * re[k] + im[k] * im[k] }
+                }
             }
         }
     }
