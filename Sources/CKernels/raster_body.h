@@ -2,6 +2,10 @@
 // twice.h, with KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
 
 #define KINLINE static KATTR inline __attribute__((always_inline))
+#ifndef SPV_I4_DEFINED
+#define SPV_I4_DEFINED
+typedef int spv_i4 __attribute__((ext_vector_type(4)));
+#endif
 
 KINLINE f8 KNAME(sel)(i8 m, f8 a, f8 b) { return (f8)(((i8)a & m) | ((i8)b & ~m)); }
 
@@ -277,6 +281,58 @@ KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, ui
     }
 }
 
+/// Two 4-pixel half-blocks of a lit triangle in one step: lanes 0–3 are (cxA…cxA+3, pyA),
+/// lanes 4–7 (cxB…cxB+3, pyB) with pyA ≠ pyB, in the lanes of `mask` (cxA, cxB ≤
+/// width − 4). Every lane is computed with the very operations of `lit_block` for its own
+/// row and column, so the pixels are those of single-row blocks.
+KINLINE void KNAME(lit_pair)(const spv_triangle *t, int pyA, int cxA, int pyB, int cxB, i8 mask, uint32_t *color,
+                             float *depth, int width, spv_float4 light, spv_hiz *hiz) {
+    const f8 lanex = {0, 1, 2, 3, 0, 1, 2, 3};
+    const i8 upper = {0, 0, 0, 0, -1, -1, -1, -1};
+    const f8 xo = KNAME(sel)(upper, (f8)(float)(cxB - t->minX), (f8)(float)(cxA - t->minX)) + lanex;
+    const f8 fy = KNAME(sel)(upper, (f8)(float)(pyB - t->minY), (f8)(float)(pyA - t->minY));
+    uint32_t *pa = color + (int64_t)pyA * width + cxA, *pb = color + (int64_t)pyB * width + cxB;
+    float *da = depth + (int64_t)pyA * width + cxA, *db = depth + (int64_t)pyB * width + cxB;
+    f4 dlo, dhi;
+    __builtin_memcpy(&dlo, da, 16);
+    __builtin_memcpy(&dhi, db, 16);
+    f8 old = __builtin_shufflevector(dlo, dhi, 0, 1, 2, 3, 4, 5, 6, 7);
+    f8 z = (t->zBase + t->zdy * fy) + t->zdx * xo;
+    mask &= z < old;
+    if (__builtin_reduce_or(mask) == 0) return;
+    f8 inv = 1.0f / ((t->nBase.w + t->ndy.w * fy) + t->ndx.w * xo);
+    f8 nx = (t->nBase.x + t->ndy.x * fy) + t->ndx.x * xo;
+    f8 ny = (t->nBase.y + t->ndy.y * fy) + t->ndx.y * xo;
+    f8 nz = (t->nBase.z + t->ndy.z * fy) + t->ndx.z * xo;
+    f8 nn = nx * nx + ny * ny + nz * nz;
+    f8 dot = nx * light.x + ny * light.y + nz * light.z;
+    f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
+    ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
+    f8 br = 0.5f + 0.5f * ndotl;
+    i8 r = KNAME(trunc8)(KNAME(clamp01)((((t->cBase.x + t->cdy.x * fy) + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
+    i8 g = KNAME(trunc8)(KNAME(clamp01)((((t->cBase.y + t->cdy.y * fy) + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
+    i8 b = KNAME(trunc8)(KNAME(clamp01)((((t->cBase.z + t->cdy.z * fy) + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
+    spv_i4 clo, chi;
+    __builtin_memcpy(&clo, pa, 16);
+    __builtin_memcpy(&chi, pb, 16);
+    i8 d = __builtin_shufflevector(clo, chi, 0, 1, 2, 3, 4, 5, 6, 7);
+    i8 out = ((r | (g << 8) | (b << 16) | (i8)0xFF000000) & mask) | (d & ~mask);
+    f8 nz8 = KNAME(sel)(mask, z, old);
+    spv_i4 olo = __builtin_shufflevector(out, out, 0, 1, 2, 3), ohi = __builtin_shufflevector(out, out, 4, 5, 6, 7);
+    f4 zlo = __builtin_shufflevector(nz8, nz8, 0, 1, 2, 3), zhi = __builtin_shufflevector(nz8, nz8, 4, 5, 6, 7);
+    __builtin_memcpy(pa, &olo, 16);
+    __builtin_memcpy(pb, &ohi, 16);
+    __builtin_memcpy(da, &zlo, 16);
+    __builtin_memcpy(db, &zhi, 16);
+    if (hiz) {
+        uint8_t *dirtyA = hiz->dirty + (pyA >> 3) * hiz->tilesX, *dirtyB = hiz->dirty + (pyB >> 3) * hiz->tilesX;
+        dirtyA[cxA >> 3] = 1;
+        dirtyA[(cxA + 3) >> 3] = 1;
+        dirtyB[cxB >> 3] = 1;
+        dirtyB[(cxB + 3) >> 3] = 1;
+    }
+}
+
 /// |v| < 2^30.
 KINLINE int KNAME(small)(int64_t v) { return v > -(1LL << 30) && v < (1LL << 30); }
 
@@ -320,7 +376,18 @@ static KATTR void KNAME(lit_triangle)(const spv_triangle *tp, int ry0, int ry1, 
             return;
         }
     }
+    // Spans of at most 4 pixels (a tilted sliver) are paired, two rows per block.
+    const i8 lx = {0, 1, 2, 3, 0, 1, 2, 3}, upper = {0, 0, 0, 0, -1, -1, -1, -1};
+    int pending = -1, pxs = 0, pxe = 0;
     KROWS(t, ry0, ry1, {
+        if (xe - xs < 4 && pending < 0) {
+            pending = py; pxs = xs; pxe = xe;
+        } else if (xe - xs < 4) {
+            int ca = pxs < width - 4 ? pxs : width - 4, cb = xs < width - 4 ? xs : width - 4;
+            i8 lo = (upper & (xs - cb)) | (~upper & (pxs - ca)), hi = (upper & (xe - cb)) | (~upper & (pxe - ca));
+            KNAME(lit_pair)(t, pending, ca, py, cb, (lx >= lo) & (lx <= hi), color, depth, width, light, hiz);
+            pending = -1;
+        } else {
         uint32_t *row = color + (int64_t)py * width;
         float *drow = depth + (int64_t)py * width;
         float fy = (float)(py - oy);
@@ -332,7 +399,21 @@ static KATTR void KNAME(lit_triangle)(const spv_triangle *tp, int ry0, int ry1, 
             KNAME(lit_block)(t, py, cx, mask, row, drow, z0, c, n, light, hiz);
             x = cx + 8;
         }
+        }
     });
+    if (pending >= 0) {
+        int py = pending;
+        float fy = (float)(py - oy);
+        float z0 = t->zBase + t->zdy * fy;
+        spv_float4 c = t->cBase + t->cdy * fy, n = t->nBase + t->ndy * fy;
+        for (int x = pxs; x <= pxe;) {
+            i8 mask;
+            int cx = KNAME(block)(x, pxe, width, &mask);
+            KNAME(lit_block)(t, py, cx, mask, color + (int64_t)py * width, depth + (int64_t)py * width, z0, c, n, light,
+                             hiz);
+            x = cx + 8;
+        }
+    }
 }
 
 
