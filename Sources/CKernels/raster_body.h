@@ -281,6 +281,22 @@ KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, ui
     }
 }
 
+/// Row py of a lit triangle, pixels xs…xe, in 8-pixel blocks.
+KINLINE void KNAME(lit_span)(const spv_triangle *t, int py, int xs, int xe, uint32_t *color, float *depth, int width,
+                             spv_float4 light, spv_hiz *hiz) {
+    uint32_t *row = color + (int64_t)py * width;
+    float *drow = depth + (int64_t)py * width;
+    float fy = (float)(py - t->minY);
+    float z0 = t->zBase + t->zdy * fy;
+    spv_float4 c = t->cBase + t->cdy * fy, n = t->nBase + t->ndy * fy;
+    for (int x = xs; x <= xe;) {
+        i8 mask;
+        int cx = KNAME(block)(x, xe, width, &mask);
+        KNAME(lit_block)(t, py, cx, mask, row, drow, z0, c, n, light, hiz);
+        x = cx + 8;
+    }
+}
+
 /// Two 4-pixel half-blocks of a lit triangle in one step: lanes 0–3 are (cxA…cxA+3, pyA),
 /// lanes 4–7 (cxB…cxB+3, pyB) with pyA ≠ pyB, in the lanes of `mask` (cxA, cxB ≤
 /// width − 4). Every lane is computed with the very operations of `lit_block` for its own
@@ -388,32 +404,10 @@ static KATTR void KNAME(lit_triangle)(const spv_triangle *tp, int ry0, int ry1, 
             KNAME(lit_pair)(t, pending, ca, py, cb, (lx >= lo) & (lx <= hi), color, depth, width, light, hiz);
             pending = -1;
         } else {
-        uint32_t *row = color + (int64_t)py * width;
-        float *drow = depth + (int64_t)py * width;
-        float fy = (float)(py - oy);
-        float z0 = t->zBase + t->zdy * fy;
-        spv_float4 c = t->cBase + t->cdy * fy, n = t->nBase + t->ndy * fy;
-        for (int x = xs; x <= xe;) {
-            i8 mask;
-            int cx = KNAME(block)(x, xe, width, &mask);
-            KNAME(lit_block)(t, py, cx, mask, row, drow, z0, c, n, light, hiz);
-            x = cx + 8;
-        }
+            KNAME(lit_span)(t, py, xs, xe, color, depth, width, light, hiz);
         }
     });
-    if (pending >= 0) {
-        int py = pending;
-        float fy = (float)(py - oy);
-        float z0 = t->zBase + t->zdy * fy;
-        spv_float4 c = t->cBase + t->cdy * fy, n = t->nBase + t->ndy * fy;
-        for (int x = pxs; x <= pxe;) {
-            i8 mask;
-            int cx = KNAME(block)(x, pxe, width, &mask);
-            KNAME(lit_block)(t, py, cx, mask, color + (int64_t)py * width, depth + (int64_t)py * width, z0, c, n, light,
-                             hiz);
-            x = cx + 8;
-        }
-    }
+    if (pending >= 0) KNAME(lit_span)(t, pending, pxs, pxe, color, depth, width, light, hiz);
 }
 
 
