@@ -2,10 +2,6 @@
 // twice.h, with KNAME(x) (the name suffix) and KATTR (the target attribute) defined.
 
 #define KINLINE static KATTR inline __attribute__((always_inline))
-#ifndef SPV_I4_DEFINED
-#define SPV_I4_DEFINED
-typedef int spv_i4 __attribute__((ext_vector_type(4)));
-#endif
 
 KINLINE f8 KNAME(sel)(i8 m, f8 a, f8 b) { return (f8)(((i8)a & m) | ((i8)b & ~m)); }
 
@@ -22,12 +18,15 @@ KINLINE i8 KNAME(load_i)(const uint32_t *p) { i8 v; __builtin_memcpy(&v, p, size
 KINLINE void KNAME(store_f)(float *p, f8 v) { __builtin_memcpy(p, &v, sizeof v); }
 KINLINE void KNAME(store_i)(uint32_t *p, i8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
-/// Opaque RGBA8 from channel values 0…255 (as integers), stored into the lanes of `mask`
-/// over `d`, the pixels already at p (lanes outside the mask written back unchanged).
-KINLINE void KNAME(put)(uint32_t *p, i8 d, i8 mask, i8 r, i8 g, i8 b) {
+/// Opaque RGBA8 from channel values 0…255 (as integers) in the lanes of `mask`, `d` (the
+/// pixels already there) in the others.
+KINLINE i8 KNAME(pack)(i8 d, i8 mask, i8 r, i8 g, i8 b) {
     i8 out = r | (g << 8) | (b << 16) | (i8)0xFF000000;
-    KNAME(store_i)(p, (out & mask) | (d & ~mask));
+    return (out & mask) | (d & ~mask);
 }
+
+/// `pack` stored at p.
+KINLINE void KNAME(put)(uint32_t *p, i8 d, i8 mask, i8 r, i8 g, i8 b) { KNAME(store_i)(p, KNAME(pack)(d, mask, r, g, b)); }
 
 /// The red, green and blue bytes of 8 pixels as floats 0…255.
 KINLINE void KNAME(unpack)(i8 d, f8 *r, f8 *g, f8 *b) {
@@ -251,6 +250,25 @@ KINLINE int KNAME(hidden)(const spv_triangle *t, int ry0, int ry1, const float *
     return 1;
 }
 
+/// The colour of a lit triangle's lanes at column offsets xo from minX, given each lane's
+/// row values of the normal/w, 1/w and colour/w planes (base + dy·(py − minY)):
+/// perspective-correct colour, Lambert towards `light` with ambient 0.5, as bytes 0…255.
+KINLINE void KNAME(shade)(const spv_triangle *t, f8 xo, f8 rnx, f8 rny, f8 rnz, f8 rnw, f8 rcx, f8 rcy, f8 rcz,
+                          spv_float4 light, i8 *r, i8 *g, i8 *b) {
+    f8 inv = 1.0f / (rnw + t->ndx.w * xo);
+    // The normal is used as normal/w: 1/w > 0 (after near clipping) and the shading
+    // normalises it, so the divide by 1/w is left out.
+    f8 nx = rnx + t->ndx.x * xo, ny = rny + t->ndx.y * xo, nz = rnz + t->ndx.z * xo;
+    f8 nn = nx * nx + ny * ny + nz * nz;
+    f8 dot = nx * light.x + ny * light.y + nz * light.z;
+    f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
+    ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
+    f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
+    *r = KNAME(trunc8)(KNAME(clamp01)(((rcx + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
+    *g = KNAME(trunc8)(KNAME(clamp01)(((rcy + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
+    *b = KNAME(trunc8)(KNAME(clamp01)(((rcz + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
+}
+
 /// One 8-pixel block of a lit triangle at (cx…cx+7, py), in the lanes of `mask`.
 KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, uint32_t *row, float *drow,
                               float z0, spv_float4 c, spv_float4 n, spv_float4 light, spv_hiz *hiz) {
@@ -260,18 +278,8 @@ KINLINE void KNAME(lit_block)(const spv_triangle *t, int py, int cx, i8 mask, ui
     f8 old = KNAME(load_f)(drow + cx);
     mask &= z < old;
     if (__builtin_reduce_or(mask) == 0) return;
-    f8 inv = 1.0f / (n.w + t->ndx.w * xo);
-    // The normal is used as normal/w: 1/w > 0 (after near clipping) and the shading
-    // normalises it, so the divide by 1/w is left out.
-    f8 nx = n.x + t->ndx.x * xo, ny = n.y + t->ndx.y * xo, nz = n.z + t->ndx.z * xo;
-    f8 nn = nx * nx + ny * ny + nz * nz;
-    f8 dot = nx * light.x + ny * light.y + nz * light.z;
-    f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
-    ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
-    f8 br = 0.5f + 0.5f * ndotl;   // ambient 0.5
-    i8 r = KNAME(trunc8)(KNAME(clamp01)(((c.x + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
-    i8 g = KNAME(trunc8)(KNAME(clamp01)(((c.y + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
-    i8 b = KNAME(trunc8)(KNAME(clamp01)(((c.z + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
+    i8 r, g, b;
+    KNAME(shade)(t, xo, n.x, n.y, n.z, n.w, c.x, c.y, c.z, light, &r, &g, &b);
     KNAME(put)(row + cx, KNAME(load_i)(row + cx), mask, r, g, b);
     KNAME(store_f)(drow + cx, KNAME(sel)(mask, z, old));
     if (hiz) {
@@ -316,25 +324,17 @@ KINLINE void KNAME(lit_pair)(const spv_triangle *t, int pyA, int cxA, int pyB, i
     f8 z = (t->zBase + t->zdy * fy) + t->zdx * xo;
     mask &= z < old;
     if (__builtin_reduce_or(mask) == 0) return;
-    f8 inv = 1.0f / ((t->nBase.w + t->ndy.w * fy) + t->ndx.w * xo);
-    f8 nx = (t->nBase.x + t->ndy.x * fy) + t->ndx.x * xo;
-    f8 ny = (t->nBase.y + t->ndy.y * fy) + t->ndx.y * xo;
-    f8 nz = (t->nBase.z + t->ndy.z * fy) + t->ndx.z * xo;
-    f8 nn = nx * nx + ny * ny + nz * nz;
-    f8 dot = nx * light.x + ny * light.y + nz * light.z;
-    f8 ndotl = dot / __builtin_elementwise_sqrt(nn);
-    ndotl = KNAME(sel)((nn > 0) & (ndotl > 0), ndotl, (f8)0);
-    f8 br = 0.5f + 0.5f * ndotl;
-    i8 r = KNAME(trunc8)(KNAME(clamp01)((((t->cBase.x + t->cdy.x * fy) + t->cdx.x * xo) * inv) * br) * 255 + 0.5f);
-    i8 g = KNAME(trunc8)(KNAME(clamp01)((((t->cBase.y + t->cdy.y * fy) + t->cdx.y * xo) * inv) * br) * 255 + 0.5f);
-    i8 b = KNAME(trunc8)(KNAME(clamp01)((((t->cBase.z + t->cdy.z * fy) + t->cdx.z * xo) * inv) * br) * 255 + 0.5f);
-    spv_i4 clo, chi;
+    i8 r, g, b;
+    KNAME(shade)(t, xo, t->nBase.x + t->ndy.x * fy, t->nBase.y + t->ndy.y * fy, t->nBase.z + t->ndy.z * fy,
+                 t->nBase.w + t->ndy.w * fy, t->cBase.x + t->cdy.x * fy, t->cBase.y + t->cdy.y * fy,
+                 t->cBase.z + t->cdy.z * fy, light, &r, &g, &b);
+    i4 clo, chi;
     __builtin_memcpy(&clo, pa, 16);
     __builtin_memcpy(&chi, pb, 16);
     i8 d = __builtin_shufflevector(clo, chi, 0, 1, 2, 3, 4, 5, 6, 7);
-    i8 out = ((r | (g << 8) | (b << 16) | (i8)0xFF000000) & mask) | (d & ~mask);
+    i8 out = KNAME(pack)(d, mask, r, g, b);
     f8 nz8 = KNAME(sel)(mask, z, old);
-    spv_i4 olo = __builtin_shufflevector(out, out, 0, 1, 2, 3), ohi = __builtin_shufflevector(out, out, 4, 5, 6, 7);
+    i4 olo = __builtin_shufflevector(out, out, 0, 1, 2, 3), ohi = __builtin_shufflevector(out, out, 4, 5, 6, 7);
     f4 zlo = __builtin_shufflevector(nz8, nz8, 0, 1, 2, 3), zhi = __builtin_shufflevector(nz8, nz8, 4, 5, 6, 7);
     __builtin_memcpy(pa, &olo, 16);
     __builtin_memcpy(pb, &ohi, 16);
