@@ -13,7 +13,7 @@ final class ChromaStreamTests: XCTestCase {
         let chroma = ChromaStream(sampleRate: rate)
         samples.withUnsafeBufferPointer { chroma.process($0) }
         let beat = 60 / bpm
-        return chroma.changes(at: stride(from: 0, to: 24.0, by: beat).map { $0 }, span: span)
+        return chroma.changes(at: stride(from: 0, to: 24.0, by: beat).map { $0 }, spans: [span])[0]
     }
 
     private func drums() -> [Float] {

@@ -452,8 +452,9 @@ public final class BeatAnalyzer {
     /// (kick and bass below 200 Hz plus the change of the coarse spectrum across the beat,
     /// as chords change at the bar line): the grouping and phase whose beats stand out most
     /// from the rest (a compound beat needs a clear margin for threes). In 4/4 the downbeat
-    /// is then the phase with the best `downbeatWeights` score. Nil when no grouping stands out (`minContrast`) and the harmony does not place a 4/4
-    /// downbeat either (`harmonyMinContrast`).
+    /// is then the phase with the best `downbeatWeights` score. Nil when no grouping stands
+    /// out (`minContrast`) and the harmony does not place a 4/4 downbeat either
+    /// (`harmonyMinContrast`).
     func bars(beats: [Int], low: [Float], mid: [Float], compound: Bool = false) -> (Int, Int)? {
         guard beats.count >= 12 else { return nil }
         // Spectral change at each beat: the mean coarse spectrum over the beat after it
@@ -523,13 +524,13 @@ public final class BeatAnalyzer {
         // harmony, while the drums (kick and snare alternating beat by beat) are alike in both.
         let half = changes(span: 2)
         let halfMean = half.reduce(0, +) / Double(half.count)
-        let times = beats.map { frameTime($0) }
-        let chordChange = chroma?.changes(at: times, span: 4) ?? []
+        let ones = [Double](repeating: 1, count: beats.count)
+        let chord = chroma?.changes(at: beats.map { frameTime($0) }, spans: [2, 4]) ?? [ones, ones]
         if best.contrast < Self.minContrast {
             // No accent pattern stands out (four on the floor): in 4/4 the harmony may.
             let harmony = max(
                 halfMean > 0 ? strongestPhase(half).mean / halfMean - 1 : 0,
-                chordChange.isEmpty ? 0 : strongestPhase(chordChange).mean - 1)
+                strongestPhase(chord[1]).mean - 1)
             guard harmony >= Self.harmonyMinContrast else { return nil }
         }
         // The downbeat among the four: the phase with the highest score, a weighted sum of
@@ -538,7 +539,6 @@ public final class BeatAnalyzer {
             let m = v.reduce(0, +) / Double(max(1, v.count))
             return m > 0 ? v.map { $0 / m } : v.map { _ in 1 }
         }
-        let ones = [Double](repeating: 1, count: beats.count)
         let cues: [[Double]] = [
             lowAccents.map { $0 / lowMean },
             normalised(beats.map { Double(strength(mid, at: Double($0))) }),
@@ -546,8 +546,8 @@ public final class BeatAnalyzer {
             normalised(half),
             normalised(changes(span: 3)),
             normalised(changes(span: 4)),
-            chroma?.changes(at: times, span: 2) ?? ones,
-            chordChange.isEmpty ? ones : chordChange,
+            chord[0],
+            chord[1],
         ]
         var score = [Double](repeating: 0, count: 4), count = [Double](repeating: 0, count: 4)
         for k in beats.indices {

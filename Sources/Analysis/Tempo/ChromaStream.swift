@@ -14,9 +14,8 @@ import Glibc
 /// its power to the pitch class of its centre frequency (A = 440 Hz tuning).
 final class ChromaStream {
     static let classes = 12
-    /// Transform size and hop (samples).
+    /// Transform size, also the hop (samples).
     let size: Int
-    let hop: Int
     private let sampleRate: Int
     private let fft: RealFFT
     private let hann: OwnedBuffer<Float>
@@ -36,7 +35,6 @@ final class ChromaStream {
         var n = 1024
         while Double(n * 2) <= 0.1 * Double(sampleRate) { n *= 2 }
         size = n
-        hop = n
         fft = RealFFT(size: n)
         hann = OwnedBuffer(zeroed: n)
         window = SlidingWindow(size: n, hop: n)
@@ -57,7 +55,7 @@ final class ChromaStream {
     var count: Int { frames.count / Self.classes }
 
     /// Media time (s) of the centre of frame `j`.
-    func frameTime(_ j: Int) -> Double { Double(size / 2 + j * hop) / Double(sampleRate) }
+    func frameTime(_ j: Int) -> Double { Double(size / 2 + j * size) / Double(sampleRate) }
 
     func process(_ input: UnsafeBufferPointer<Float>) {
         window.push(input) { samples in
@@ -73,50 +71,53 @@ final class ChromaStream {
         }
     }
 
-    /// Per beat k (envelope times `times`, ascending): the cosine distance between the mean
-    /// log chroma of the `span` beats before it and of the `span` beats after it, divided by
-    /// its mean over the beats (1 everywhere when the chroma is silent). Beats whose span
-    /// runs past the first or last beat extend by the first interval.
-    func changes(at times: [Double], span: Int) -> [Double] {
+    /// Per beat k (envelope times `times`, ascending) and per span in `spans`: the cosine
+    /// distance between the mean log chroma of the `span` beats before it and of the `span`
+    /// beats after it, divided by its mean over the beats (1 everywhere when the chroma is
+    /// silent). Beats whose span runs past the first or last beat extend by the first
+    /// interval.
+    func changes(at times: [Double], spans: [Int]) -> [[Double]] {
         let m = count, c = Self.classes
-        guard m > 0, times.count >= 2 else { return [Double](repeating: 1, count: times.count) }
+        let flat = [Double](repeating: 1, count: times.count)
+        guard m > 0, times.count >= 2 else { return spans.map { _ in flat } }
         // log(1 + 100·E / mean frame energy): level-independent, compressed.
         var total: Double = 0
         for v in frames { total += Double(v) }
         let mean = total / Double(m)
-        guard mean > 0 else { return [Double](repeating: 1, count: times.count) }
-        var logs = [Float](repeating: 0, count: frames.count)
-        for j in 0..<frames.count { logs[j] = Float(log1p(100 * Double(frames[j]) / mean)) }
-        // Running sums per class, so that a span's mean is two lookups.
+        guard mean > 0 else { return spans.map { _ in flat } }
+        // Running sums of the log chroma per class, so that a span's mean is two lookups.
         var prefix = [Double](repeating: 0, count: (m + 1) * c)
-        for j in 0..<m { for q in 0..<c { prefix[(j + 1) * c + q] = prefix[j * c + q] + Double(logs[j * c + q]) } }
+        for j in 0..<m {
+            for q in 0..<c { prefix[(j + 1) * c + q] = prefix[j * c + q] + Double(Float(log1p(100 * Double(frames[j * c + q]) / mean))) }
+        }
         // First frame whose centre is at or after time t.
-        let t0 = frameTime(0), step = Double(hop) / Double(sampleRate)
+        let t0 = frameTime(0), step = Double(size) / Double(sampleRate)
         func frame(_ t: Double) -> Int { min(m, max(0, Int(((t - t0) / step).rounded(.up)))) }
         let interval = times[1] - times[0]
-        var out = [Double](repeating: 0, count: times.count)
-        var valid = [Bool](repeating: false, count: times.count)
-        for k in times.indices {
-            let a = k - span >= 0 ? times[k - span] : times[k] - Double(span) * interval
-            let b = k + span < times.count ? times[k + span] : times[k] + Double(span) * interval
-            let ja = frame(a), jk = frame(times[k]), jb = frame(b)
-            guard jk > ja, jb > jk else { continue }
-            var dot = 0.0, na = 0.0, nb = 0.0
-            for q in 0..<c {
-                let x = (prefix[jk * c + q] - prefix[ja * c + q]) / Double(jk - ja)
-                let y = (prefix[jb * c + q] - prefix[jk * c + q]) / Double(jb - jk)
-                dot += x * y
-                na += x * x
-                nb += y * y
+        return spans.map { span in
+            var out = [Double](repeating: 0, count: times.count)
+            var valid = [Bool](repeating: false, count: times.count)
+            for k in times.indices {
+                let a = k - span >= 0 ? times[k - span] : times[k] - Double(span) * interval
+                let b = k + span < times.count ? times[k + span] : times[k] + Double(span) * interval
+                let ja = frame(a), jk = frame(times[k]), jb = frame(b)
+                guard jk > ja, jb > jk else { continue }
+                var dot = 0.0, na = 0.0, nb = 0.0
+                for q in 0..<c {
+                    let x = (prefix[jk * c + q] - prefix[ja * c + q]) / Double(jk - ja)
+                    let y = (prefix[jb * c + q] - prefix[jk * c + q]) / Double(jb - jk)
+                    dot += x * y
+                    na += x * x
+                    nb += y * y
+                }
+                guard na > 0, nb > 0 else { continue }
+                out[k] = 1 - dot / (na * nb).squareRoot()
+                valid[k] = true
             }
-            guard na > 0, nb > 0 else { continue }
-            out[k] = 1 - dot / (na * nb).squareRoot()
-            valid[k] = true
+            let kept = out.indices.filter { valid[$0] }
+            let avg = kept.reduce(0.0) { $0 + out[$1] } / Double(max(1, kept.count))
+            guard avg > 0 else { return flat }
+            return out.indices.map { valid[$0] ? out[$0] / avg : 1 }
         }
-        let kept = out.indices.filter { valid[$0] }
-        guard !kept.isEmpty else { return [Double](repeating: 1, count: times.count) }
-        let avg = kept.reduce(0.0) { $0 + out[$1] } / Double(kept.count)
-        guard avg > 0 else { return [Double](repeating: 1, count: times.count) }
-        return out.indices.map { valid[$0] ? out[$0] / avg : 1 }
     }
 }
