@@ -121,4 +121,29 @@ final class TempoTrackerTests: XCTestCase {
             XCTAssertGreaterThan(u.time, whole[i - 1].time)
         }
     }
+
+    /// Drum & bass at 176 BPM: kicks on the half-beats (on 1 and the "and" of 2 and 3, or on
+    /// every "and"), snares on 2 and 4 or on every beat. The kicks put more low-band flux on
+    /// the half-beats than on the beats, and the live beats locked there (none of them on the
+    /// beat); the doubled grid's off-beat audit (the offline tracker's snare-on-the-beat rule)
+    /// moves them onto the snares' beat. From 20 s on, nine in ten predicted beats are on it.
+    func testDrumAndBassLiveBeatsAreOnTheSnaresBeat() {
+        let bpm = 176.0, seconds = 40.0
+        let grooves: [(kicks: [Double], snares: [Double])] = [([0, 1.5, 2.5], [1, 3]), ([0.5, 1.5, 2.5, 3.5], [0, 1, 2, 3])]
+        for groove in grooves {
+            let kick = ClickTracks.pattern(
+                bpm: bpm, beatsPerBar: 4, hits: groove.kicks.map { ($0, .kick) }, seconds: seconds, sampleRate: rate)
+            let snare = ClickTracks.pattern(
+                bpm: bpm, beatsPerBar: 4, hits: groove.snares.map { ($0, .hat) }, seconds: seconds, sampleRate: rate)
+            var x = kick
+            for i in x.indices { x[i] += 0.5 * snare[i] }
+            let tracker = track(x).0
+            XCTAssertEqual(tracker.level, 2, "\(groove)")
+            let late = tracker.predictedBeats.filter { $0 > 20 && $0 < seconds - 1 }
+            XCTAssertGreaterThan(late.count, 50, "\(groove)")
+            let period = 60 / bpm
+            let onBeat = late.filter { abs($0 / period - ($0 / period).rounded()) < 0.15 }.count
+            XCTAssertGreaterThanOrEqual(Double(onBeat), 0.9 * Double(late.count), "\(groove): beats \(late.prefix(8))")
+        }
+    }
 }

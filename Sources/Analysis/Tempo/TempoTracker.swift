@@ -266,7 +266,7 @@ public final class TempoTracker {
         guard n >= span else { return }
         var lastBeat = n, top = -Float.infinity
         for m in (n - span + 1)...n where scoreRing[m % capacity] > top { top = scoreRing[m % capacity]; lastBeat = m }
-        let mark = Double(lastBeat)
+        let mark = Double(lastBeat) + halfShift * period
         if var next = nextBeatFrame {
             let m = ((next - mark) / period).rounded()
             let error = mark + m * period - next
@@ -315,25 +315,13 @@ public final class TempoTracker {
     private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>)
         -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)?
     {
-        let n = min(framesIn, capacity)
-        var mean: Float = 0, m2: Float = 0
-        for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
-        mean /= Float(n)
-        let sd = max(1e-6, (max(0, m2 / Float(n) - mean * mean)).squareRoot())
-        func strength(_ x: Double) -> Float {
-            let i = Int(x.rounded())
-            // The sum over ±1 frame: at ~43 frames/s a hit's flux splits between two frames
-            // depending on where it falls, which a max would read as an accent pattern.
-            return bandValue(r, i - 1, mean: mean, sd: sd) + bandValue(r, i, mean: mean, sd: sd) + bandValue(r, i + 1, mean: mean, sd: sd)
-        }
-        let oldest = Double(framesIn - capacity + 2), newest = Double(framesIn - 2)
+        let stats = bandStats(r)
+        func strength(_ x: Double) -> Float { bandStrength(r, at: x, stats) }
         var on: Float = 0, mid: Float = 0, third: Float = 0, even: Float = 0, odd: Float = 0
         var count = 0, evenCount: Float = 0, oddCount: Float = 0, pairs: Float = 0
         var previous: Double?
         var byThree: (Float, Float, Float) = (0, 0, 0)
-        for t in predictedBeats.suffix(64) {
-            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset
-            guard f >= oldest, f <= newest else { continue }
+        forEachHeardBeat { f in
             let s = strength(f)
             on += s
             switch count % 3 {
@@ -389,6 +377,86 @@ public final class TempoTracker {
         if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
             level = vote
             nextBeatFrame = nil
+            auditFrom = framesIn
+        }
+    }
+
+    /// Consecutive tempo updates whose audit found the doubled grid on the off-beat.
+    private var offBeatVotes = 0
+
+    /// `BeatAnalyzer.snareOnTheBeat`, causally: on a doubled grid (level 2), predicted beats
+    /// whose half-beats carry more mid-band and broadband flux (snare, cymbals) than the
+    /// beats themselves are on the off-beat (drum & bass, whose syncopated kicks the low band
+    /// follows); after `offBeatUpdates` such audits in a row the phase moves by half a beat.
+    private func auditOffBeat() {
+        guard level == 2, let shown = filter.display, let next = nextBeatFrame else { offBeatVotes = 0; halfShift = 0; return }
+        guard let off = halfBeatRatio(), off > 1 else { offBeatVotes = 0; return }
+        offBeatVotes += 1
+        guard offBeatVotes >= Self.offBeatUpdates else { return }
+        offBeatVotes = 0
+        let period = 60 * frameRate / (shown.bpm * level)
+        nextBeatFrame = next + 0.5 * period
+        halfShift = halfShift == 0 ? 0.5 : 0
+        // Beats already announced stay; the history's beats must not vote again.
+        auditFrom = framesIn
+    }
+    static let offBeatUpdates = 2
+    /// Half a beat (0.5) when the audit moved the doubled grid off the programme's marks, else 0.
+    private var halfShift = 0.0
+    /// First frame whose predicted beats the off-beat audit reads (after a shift).
+    private var auditFrom = 0
+
+    /// (mid + broad at the half-beats) ÷ (mid + broad at the predicted beats) over the
+    /// history since `auditFrom`; nil with fewer than `minGridBeats` beats.
+    private func halfBeatRatio() -> Float? {
+        let mid = bandStats(midRing.base), broad = bandStats(broadRing.base)
+        // A triangle two frames wide each side: a half-beat position falls between frames,
+        // and rounding it would read half-beats half a frame late and beats on time (a click
+        // fills one ~23 ms frame).
+        func strength(_ x: Double) -> Float {
+            var s: Float = 0
+            for j in Int((x - 2).rounded(.up))...Int((x + 2).rounded(.down)) {
+                let w = Float(1 - abs(Double(j) - x) / 2)
+                s += w * (bandValue(midRing.base, j, mean: mid.mean, sd: mid.sd) + bandValue(broadRing.base, j, mean: broad.mean, sd: broad.sd))
+            }
+            return s
+        }
+        var on: Float = 0, off: Float = 0, count = 0
+        var previous: Double?
+        forEachHeardBeat(from: auditFrom) { f in
+            on += strength(f)
+            if let p = previous { off += strength((p + f) / 2) }
+            count += 1
+            previous = f
+        }
+        guard count >= Self.minGridBeats, on > 0 else { return nil }
+        return off * Float(count) / Float(count - 1) / on
+    }
+
+    /// Mean and deviation of a band ring over the history.
+    private func bandStats(_ r: UnsafeMutablePointer<Float>) -> (mean: Float, sd: Float) {
+        let n = min(framesIn, capacity)
+        var mean: Float = 0, m2: Float = 0
+        for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
+        mean /= Float(n)
+        return (mean, max(1e-6, (max(0, m2 / Float(n) - mean * mean)).squareRoot()))
+    }
+
+    /// `bandValue` summed over ±1 frame of frame x: at ~43 frames/s a hit's flux splits
+    /// between two frames depending on where it falls, which a max would read as an accent
+    /// pattern.
+    private func bandStrength(_ r: UnsafeMutablePointer<Float>, at x: Double, _ s: (mean: Float, sd: Float)) -> Float {
+        let i = Int(x.rounded())
+        return bandValue(r, i - 1, mean: s.mean, sd: s.sd) + bandValue(r, i, mean: s.mean, sd: s.sd) + bandValue(r, i + 1, mean: s.mean, sd: s.sd)
+    }
+
+    /// Calls `body` with the onset frame of each of the last 64 predicted beats that lies in
+    /// the history (and at or after frame `first`), oldest first.
+    private func forEachHeardBeat(from first: Int = 0, _ body: (Double) -> Void) {
+        let oldest = Double(max(framesIn - capacity + 2, first)), newest = Double(framesIn - 2)
+        for t in predictedBeats.suffix(64) {
+            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset
+            if f >= oldest, f <= newest { body(f) }
         }
     }
 
@@ -456,8 +524,11 @@ public final class TempoTracker {
             // Tempo change: keep only the newest few seconds of onset history.
             count = min(count, keepAfterFlush)
             levelVotes.removeAll(keepingCapacity: true)
+            halfShift = 0
+            auditFrom = framesIn
         }
         updateLevel()
+        auditOffBeat()
         resumOnsets()
         onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate, level: level))
     }
