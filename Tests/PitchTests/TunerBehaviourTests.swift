@@ -58,6 +58,46 @@ final class TunerBehaviourTests: XCTestCase {
         XCTAssertEqual(d.reading?.note.name(), "A4", "a whole tone needs 3")
     }
 
+    /// Issue 19: a note latched from a blip (heard on fewer hops than an octave jump needs,
+    /// then not at all) does not make the next note wait for 8 detections; a note that has
+    /// been heard for a while still does.
+    func testJumpFromABlipNeedsThreeDetections() {
+        var d = TunerDisplay()
+        var t = 0.0
+        func feed(_ f: Double?, _ n: Int) {
+            for _ in 0..<n { t += 0.0116; d.feed(f.map { PitchEstimate(frequency: $0, confidence: 0.9, source: .yin) }, time: t) }
+        }
+        feed(224, 3); XCTAssertEqual(d.reading?.note.name(), "A3")
+        feed(nil, 4); XCTAssertEqual(d.reading?.note.name(), "A3", "held by the release")
+        feed(104, 3); XCTAssertEqual(d.reading?.note.name(), "G#2", "a blip's latch gives way after 3")
+        feed(104, 20)
+        feed(nil, 4)
+        feed(208, 7); XCTAssertEqual(d.reading?.note.name(), "G#2", "an established note's octave needs 8")
+        feed(208, 1); XCTAssertEqual(d.reading?.note.name(), "G#3")
+    }
+
+    /// The mechanism behind the public set's slow locks with the fundamental removed: a
+    /// zero-phase high-pass rings at its corner before the onset it filters (here a 228 Hz sine
+    /// swelling by 9 dB per 10 ms to −40 dBFS), the display latches that, and the low note after it (104 Hz
+    /// without its fundamental) had to wait for the 8 detections of a jump of an octave or
+    /// more. It now shows within 80 ms of its onset.
+    func testPreRingingBlipDoesNotDelayTheNote() {
+        let sr = 44100
+        let ringLength = Int(0.06 * Double(sr))
+        var x = [Float](repeating: 0, count: sr / 5)
+        for i in 0..<ringLength {
+            let k = x.count - ringLength + i, t = Double(i - ringLength) / Double(sr)
+            x[k] = Float(0.01 * exp(t / 0.008) * sin(2 * Double.pi * 228 * t))
+        }
+        let onset = Double(x.count) / Double(sr)
+        x += ToneGenerators.harmonic(f0: 104, amplitudes: [0, 0, 1, 0.8, 0.6, 0.4, 0.3], sampleRate: sr, duration: 0.6, seed: 3)
+        let hops = track(x, sampleRate: sr)
+        XCTAssertTrue(hops.contains { $0.time < onset + 0.01 && $0.display.map { abs($0.frequency - 228) < 10 } ?? false }, "the blip is shown")
+        let shown = hops.first { $0.time > onset && $0.display.map { abs(12 * log2($0.frequency / 104)) < 0.5 } ?? false }
+        XCTAssertNotNil(shown)
+        XCTAssertLessThan((shown?.time ?? 1) - onset, 0.08, "the note waited behind the blip's latch")
+    }
+
     /// Issue 19: one stray reading 2–6 % off the shown pitch (a fading note under rumble) is
     /// ignored; two that agree move the display half way, as before.
     func testStrayStepIsIgnoredAndAConfirmedStepFollowed() {

@@ -55,6 +55,11 @@ public struct TunerDisplay: Sendable {
     private var candidateCount = 0
     private var candidateFrequency = 0.0
     private var lastDetection = -Double.infinity
+    /// When the latched note was last detected (s), and on how many hops since it latched.
+    private var lastSameNote = -Double.infinity
+    private var sameNoteCount = 0
+    /// When the current candidate's run of detections began (s).
+    private var candidateStart = 0.0
     /// The detection (Hz) of an unconfirmed step of 2–6 %, 0 for none.
     private var pendingStep = 0.0
     private var presetSet: Set<Int>
@@ -77,7 +82,7 @@ public struct TunerDisplay: Sendable {
 
     public mutating func reset() {
         reading = nil; latchedMidi = nil; candidateCount = 0; candidateMidi = .min
-        lastDetection = -.infinity; pendingStep = 0
+        lastDetection = -.infinity; pendingStep = 0; lastSameNote = -.infinity
     }
 
     /// Feeds one hop: `estimate` (nil = no pitch) at time `time` (seconds); `weight` 0…1 is
@@ -94,6 +99,8 @@ public struct TunerDisplay: Sendable {
         if let l = latchedMidi, reading != nil, abs(12 * log2(e.frequency / smoothed)) < 0.6 || midi == l {
             // Same note: smooth.
             candidateCount = 0
+            lastSameNote = time
+            sameNoteCount += 1
             let ratio = abs(e.frequency / smoothed - 1)
             if ratio >= 0.02 && ratio <= 0.06 {
                 // A step of 2–6 % is followed only when the next detection agrees with it (1 %):
@@ -117,9 +124,12 @@ public struct TunerDisplay: Sendable {
             candidateFrequency = e.frequency
         } else {
             candidateMidi = midi; candidateCount = 1; candidateFrequency = e.frequency
+            candidateStart = time
         }
         if candidateCount >= threshold(for: midi) {
             latchedMidi = midi
+            lastSameNote = time
+            sameNoteCount = candidateCount
             smoothed = candidateFrequency
             candidateCount = 0
             candidateMidi = .min
@@ -134,8 +144,13 @@ public struct TunerDisplay: Sendable {
             if presetSet.contains(l) && midi == l + 12 && !presetSet.contains(midi) { return 12 }
             if !presetSet.contains(l) && midi == l - 12 && presetSet.contains(midi) { return 3 }
         }
-        return abs(midi - l) >= 11 ? 8 : 3
+        // A jump of an octave or more waits longer, unless the latched note was a blip: heard
+        // on fewer hops than the jump needs, and no longer heard for `staleAfter` when the
+        // new note's run began (held only by the release).
+        let blip = sameNoteCount < 8 && candidateStart - lastSameNote >= TunerDisplay.staleAfter
+        return abs(midi - l) >= 11 && !blip ? 8 : 3
     }
+    static let staleAfter = 0.02
 
     private mutating func update(reading f: Double, confidence: Double) {
         var note = Note(midi: latchedMidi ?? Int(Note.midiValue(frequency: f, reference: reference).rounded()))
