@@ -17,8 +17,9 @@ protocol OptionValue {
 }
 
 extension OptionValue {
-    /// For `@Option(transform:)`: the parse, with its message as the command's error.
-    static func option(_ text: String) throws -> Self { try Self(parsing: text) }
+    /// For `@Option(transform:)`: the parse, with its message as the command's error (a
+    /// `@Sendable` closure, as the transform is stored in a `Sendable` argument definition).
+    static var option: @Sendable (String) throws -> Self { { try Self(parsing: $0) } }
 }
 
 /// The enumerated values: their raw value, any case, else an error listing close matches.

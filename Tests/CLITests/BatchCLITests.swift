@@ -15,7 +15,7 @@ final class BatchCLITests: XCTestCase {
         }
         let corrupt = dir + "/corrupt.wav"
         let good = try Data(contentsOf: URL(fileURLWithPath: inputs[0]))
-        FileManager.default.createFile(atPath: corrupt, contents: good.prefix(30))
+        XCTAssertTrue(FileManager.default.createFile(atPath: corrupt, contents: good.prefix(30)))
         // Two more from a list file (comments and blank lines are skipped).
         let listed = [dir + "/listed1.wav", dir + "/listed2.wav"]
         for p in listed { try Signals.writeWAV(Signals.sines([(660, 0.4)], seconds: 0.4), to: p) }

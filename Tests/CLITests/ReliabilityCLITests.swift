@@ -267,7 +267,7 @@ final class ReliabilityCLITests: XCTestCase {
             mentions: "at most")
 
         // A settings save that fails after a good live run is a warning, exit 0.
-        FileManager.default.createFile(atPath: dir + "/file", contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/file", contents: Data("x".utf8)))
         let live = try CLI.run(
             [
                 "live", "--display", "fb", "--fb", dir + "/fb", "--fb-size", "64x64", "--device", "null",

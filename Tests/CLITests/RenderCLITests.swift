@@ -18,14 +18,14 @@ final class RenderCLITests: XCTestCase {
         let dir = CLI.tempDir()
         let out = dir + "/out.mp4"
         try assertCleanFailure(["render", dir + "/missing.wav", "-o", out], dir: dir, mentions: "cannot open")
-        FileManager.default.createFile(atPath: dir + "/empty.wav", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/empty.wav", contents: Data()))
         try assertCleanFailure(["render", dir + "/empty.wav", "-o", out], dir: dir, mentions: "empty.wav")
-        FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello, this is not audio\n".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello, this is not audio\n".utf8)))
         try assertCleanFailure(["render", dir + "/notes.txt", "-o", out], dir: dir, mentions: "notes.txt")
         // A WAV cut inside its header.
         try Signals.writeWAV(Signals.sines([(440, 0.5)], seconds: 0.5), to: dir + "/full.wav")
         let full = try Data(contentsOf: URL(fileURLWithPath: dir + "/full.wav"))
-        FileManager.default.createFile(atPath: dir + "/truncated.wav", contents: full.prefix(30))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/truncated.wav", contents: full.prefix(30)))
         try assertCleanFailure(["render", dir + "/truncated.wav", "-o", out], dir: dir, mentions: "truncated.wav")
         // A valid WAV with no samples.
         try Signals.writeWAV([], to: dir + "/zero.wav")
@@ -39,7 +39,7 @@ final class RenderCLITests: XCTestCase {
     func testRefusesToOverwriteWithoutY() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.5)], seconds: 0.3), to: dir + "/a.wav")
-        FileManager.default.createFile(atPath: dir + "/still.png", contents: Data("keep".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/still.png", contents: Data("keep".utf8)))
         let r = try CLI.run(["render", dir + "/a.wav", "-o", dir + "/still.png", "--at", "0.2", "--size", "64x36"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("exists"), r.stderr)

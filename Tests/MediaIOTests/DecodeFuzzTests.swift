@@ -40,7 +40,7 @@ final class DecodeFuzzTests: XCTestCase {
         let path = dir + "/in"
         for i in 0..<n {
             let bytes = rng.mutate(corpus[i % corpus.count])
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
             do {
                 let d = try AudioDecoder(path: path)
                 var total = 0

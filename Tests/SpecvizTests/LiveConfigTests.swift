@@ -44,7 +44,7 @@ final class LiveConfigTests: XCTestCase {
     var configPath: String { home + "/specviz/config.json" }
 
     func writeConfig(_ text: String) {
-        FileManager.default.createFile(atPath: configPath, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: configPath, contents: Data(text.utf8)))
     }
 
     func tone(seconds: Double) throws -> String {

@@ -54,8 +54,6 @@ final class RecordingFramebuffer: LiveDisplay {
     func cancel() {}
 }
 
-extension ALSAPlayback: LiveAudioOutput {}
-
 enum LiveFixtures {
     static let rate = 44100
 

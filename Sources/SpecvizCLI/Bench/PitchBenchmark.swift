@@ -35,7 +35,7 @@ enum PitchBenchmark {
         out.reserveCapacity(4 * sr)
         func tone(_ f0: Double, _ amps: [Double]) {
             var phases = [Double](repeating: 0, count: amps.count)
-            for i in 0..<sr {
+            for _ in 0..<sr {
                 var s = 0.0
                 for k in 0..<amps.count {
                     phases[k] += 2 * Double.pi * f0 * Double(k + 1) / Double(sr)
