@@ -28,7 +28,9 @@ public struct TunerReading: Sendable, Equatable {
 
 /// The display logic of seed 004 §6: a consecutive-detection latch and frequency smoothing.
 ///
-/// - A new note needs 3 consecutive detections (8 for a jump of 11 semitones or more); with a
+/// - A new note needs 3 consecutive detections (8 for a jump of 11 semitones or more, unless
+///   the latched note was a blip: heard on fewer than 8 hops and gone when the new note's
+///   detections began; issue 19); with a
 ///   preset, 12 when the latched note is a preset note and the candidate is its octave above
 ///   outside the preset, 3 when the latched note is outside the preset and the candidate its
 ///   octave below inside it. A detection within 0.6 semitone of the latched pitch counts as
@@ -150,6 +152,8 @@ public struct TunerDisplay: Sendable {
         let blip = sameNoteCount < 8 && candidateStart - lastSameNote >= TunerDisplay.staleAfter
         return abs(midi - l) >= 11 && !blip ? 8 : 3
     }
+    /// Seconds without the latched note before a new note's run (at least one hop of 512
+    /// samples at 44.1/48 kHz with something else or nothing) that make a short latch a blip.
     static let staleAfter = 0.02
 
     private mutating func update(reading f: Double, confidence: Double) {
