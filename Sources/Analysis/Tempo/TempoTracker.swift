@@ -157,6 +157,7 @@ public final class TempoTracker {
         nextBeatFrame = nil
         level = 1
         levelVotes.removeAll(keepingCapacity: true)
+        halfShift = 0; offBeatVotes = 0; auditFrom = framesIn
     }
 
     private func analyseFrame() {
