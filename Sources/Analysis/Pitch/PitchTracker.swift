@@ -29,6 +29,10 @@ public final class PitchTracker {
     /// latched, for holding the display only (`lowPartial` is armed by the scatter and
     /// refines the reading).
     private let lowHold: FirstPartialTracker
+    /// The second partial of notes below `firstPartial`'s range, over `longSize` samples:
+    /// its half refines the period estimate of a low stiff string (within
+    /// `secondPartialTolerance`).
+    private let secondPartial: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`), oldest first once linearised into `longWindow`.
     private let longRing: OwnedBuffer<Float>
@@ -57,6 +61,13 @@ public final class PitchTracker {
     /// estimate wanders by 20–40 cents before it fails; public set, rumble tuner-grade p95
     /// 5.77 ¢ at 20, 5.30 at 35, 5.38 at 50).
     static let partialTolerance = 20.0, fadedTolerance = 35.0
+    /// Cents within which half the second partial replaces a low note's period estimate. The
+    /// period estimate of a stiff string below 86 Hz reads 2–8 ¢ sharp; a larger
+    /// disagreement is the long window's partial drifting (a tuba's attack, reverberation).
+    /// Public pitch set: tuner-grade p95 in every condition but rumble 0.04–1.1 ¢ lower
+    /// (missing fundamental 4.72 → 3.61, clean 2.87 → 2.79), rumble 5.32 → 5.33; at 10 ¢
+    /// reverberation and hum got worse.
+    static let secondPartialTolerance = 6.0
     /// A latched note this many dB under its peak is fading (struck, plucked or released):
     /// its first partial's phase advance is taken over as many hops as stay unambiguous
     /// (`partialLag`), not one. Not before: over several hops the partial is an average,
@@ -135,6 +146,7 @@ public final class PitchTracker {
         firstPartial = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate), span: 8)
         lowPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         lowHold = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
+        secondPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         longRing = OwnedBuffer(zeroed: 4 * windowSize)
         longWindow = OwnedBuffer(zeroed: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
@@ -288,8 +300,20 @@ public final class PitchTracker {
         } else {
             firstPartial.reset()
         }
+        // Below that range, half the second partial over the long window (its own stretch is
+        // 1.5·B of the first's: 0.1 ¢ for B = 1e-4), which takes over from a period estimate
+        // pulled sharp by the stretched upper partials of a low stiff string only when the
+        // two agree within `secondPartialTolerance`.
+        var fromSecond = false
+        if partial == nil, let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count {
+            partial = refineLow(estimate: 2 * l, tracker: secondPartial).map { $0 / 2 }
+            fromSecond = partial != nil
+        } else {
+            secondPartial.reset()
+        }
         if let f = partial, let l = latched, abs(1200 * log2(f / l)) > 50 { partial = nil }
-        let tolerance = faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance
+        let tolerance =
+            fromSecond ? PitchTracker.secondPartialTolerance : (faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance)
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
             // How much the period estimate scatters from hop to hop on the latched note (cents²).
             if let p = previousRaw {
