@@ -300,10 +300,11 @@ public final class PitchTracker {
         } else {
             firstPartial.reset()
         }
-        // Below that range, half the second partial over the long window (its own stretch is
-        // 1.5·B of the first's: 0.1 ¢ for B = 1e-4), which takes over from a period estimate
-        // pulled sharp by the stretched upper partials of a low stiff string only when the
-        // two agree within `secondPartialTolerance`.
+        // Below that range, half the second partial over the long window (it sits 1.5·B above
+        // the first: 0.26 ¢ for B = 1e-4), which takes over from a period estimate pulled
+        // sharp by the stretched upper partials of a low stiff string only when the two agree
+        // within `secondPartialTolerance`. While it is measured it also holds a fading note
+        // (below), in place of `lowHold`.
         var fromSecond = false
         if partial == nil, let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count {
             partial = refineLow(estimate: 2 * l, tracker: secondPartial).map { $0 / 2 }
