@@ -306,7 +306,7 @@ public final class PitchTracker {
         // within `secondPartialTolerance`. While it is measured it also holds a fading note
         // (below), in place of `lowHold`.
         var fromSecond = false
-        if partial == nil, let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count {
+        if let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count {
             partial = refineLow(estimate: 2 * l, tracker: secondPartial).map { $0 / 2 }
             fromSecond = partial != nil
         } else {
