@@ -133,9 +133,13 @@ struct TuneCommand: ParsableCommand {
                 summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate))
             }
         }
-        // The raw window's analysis of each hop is done on the decoding thread, ahead.
+        // The raw window's analysis of each hop is done on the decoding thread, ahead, and
+        // while the tracker has hops waiting, the fallbacks they foretell.
         let preparer = HopPreparer(for: tracker)
-        try decoder.forEachMonoChunk(chunk: 4096, depth: 3, payload: { PreparedHops() }, prepare: preparer.prepare) {
+        try decoder.forEachMonoChunk(
+            chunk: 4096, depth: 3, payload: { PreparedHops() },
+            prepare: { preparer.prepare($0, into: $1, foresee: $2 > 0) }
+        ) {
             tracker.process($0, prepared: $1, onHop: onHop)
         }
         let name = (input as NSString).lastPathComponent

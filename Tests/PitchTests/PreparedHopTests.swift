@@ -1,36 +1,53 @@
-import Analysis
 import CKernels
 import SpecvizTestSupport
 import XCTest
 
-/// `tune` prepares each hop's raw-window analysis on the decoding thread (`HopPreparer`);
+@testable import Analysis
+
+/// `tune` prepares each hop's raw-window analysis on the decoding thread (`HopPreparer`),
+/// with the rumble-free retry and the rescue's probes where the raw window foretells them;
 /// the tracker must read exactly what it reads without it. And the zero-phase low-pass,
 /// which runs its biquad two samples at a time, must give the one-step recursion's floats.
 final class PreparedHopTests: XCTestCase {
     private func signal(sampleRate sr: Int) -> [Float] {
-        // A low note (latched: the low-pass path), a high one, noise (the rescue), silence.
+        // A low note (latched: the low-pass path), a high one, noise (the rescue), a note
+        // deep in pink noise (the rumble-free retry), silence.
         let low = ToneGenerators.harmonic(f0: 82.4, amplitudes: [1, 0.6, 0.4, 0.3], sampleRate: sr, duration: 1, amplitude: 0.3)
         let high = ToneGenerators.harmonic(f0: 659.3, amplitudes: [1, 0.5], sampleRate: sr, duration: 0.6, amplitude: 0.2)
         let noise = ToneGenerators.pinkNoise(sampleRate: sr, duration: 0.5, rms: 0.05)
-        return low + high + noise + [Float](repeating: 0, count: sr / 4)
+        let cello = ToneGenerators.harmonic(f0: 130.8, amplitudes: [1, 0.7, 0.5, 0.4, 0.3], sampleRate: sr, duration: 1, amplitude: 0.2)
+        let noisy = ToneGenerators.addNoise(cello, ToneGenerators.pinkNoise(sampleRate: sr, duration: 1, rms: 0.1, seed: 5), snr: 0)
+        return low + high + noise + noisy + [Float](repeating: 0, count: sr / 4)
     }
 
     private func key(_ t: PitchTracker) -> String {
         "\(t.time) \(t.raw?.frequency.bitPattern ?? 0) \(t.raw?.confidence.bitPattern ?? 0) \(t.display?.frequency.bitPattern ?? 0)"
     }
 
-    /// Runs a tracker over `x` in chunks of `chunk`, with or without prepared hops.
-    private func run(_ x: [Float], sampleRate: Int, chunk: Int, prepare: Bool) -> [String] {
+    /// Runs a tracker over `x` in chunks of `chunk`, with or without prepared hops (every
+    /// other chunk foreseen when `alternate`); counts the foreseen retries and rescues.
+    private func run(
+        _ x: [Float], sampleRate: Int, chunk: Int, prepare: Bool, alternate: Bool = false,
+        foreseen: UnsafeMutablePointer<(retries: Int, rescues: Int)>? = nil
+    ) -> [String] {
         let tracker = PitchTracker(sampleRate: sampleRate)
         let preparer = HopPreparer(for: tracker)
         let hops = PreparedHops()
         var out: [String] = []
+        var chunks = 0
         x.withUnsafeBufferPointer { buf in
             var i = 0
             while i < buf.count {
                 let n = min(chunk, buf.count - i)
                 let part = UnsafeBufferPointer(rebasing: buf[i..<(i + n)])
-                if prepare { preparer.prepare(part, into: hops) }
+                if prepare {
+                    chunks += 1
+                    preparer.prepare(part, into: hops, foresee: !alternate || chunks % 2 == 0)
+                    for w in hops.windows.prefix(hops.count) {
+                        if w.retry != nil { foreseen?.pointee.retries += 1 }
+                        if w.probes != nil { foreseen?.pointee.rescues += 1 }
+                    }
+                }
                 tracker.process(part, prepared: prepare ? hops : nil) { out.append(self.key($0)) }
                 i += n
             }
@@ -45,7 +62,11 @@ final class PreparedHopTests: XCTestCase {
         XCTAssertGreaterThan(plain.count, 200)
         XCTAssertTrue(plain.contains { !$0.hasSuffix(" 0 0 0") }, "the tracker found pitches")
         for chunk in [1000, 4096, 333] {
-            XCTAssertEqual(run(x, sampleRate: sr, chunk: chunk, prepare: true), plain, "chunks of \(chunk)")
+            var foreseen = (retries: 0, rescues: 0)
+            XCTAssertEqual(run(x, sampleRate: sr, chunk: chunk, prepare: true, foreseen: &foreseen), plain, "chunks of \(chunk)")
+            XCTAssertGreaterThan(foreseen.retries, 10, "retries foreseen, chunks of \(chunk)")
+            XCTAssertGreaterThan(foreseen.rescues, 5, "rescues foreseen, chunks of \(chunk)")
+            XCTAssertEqual(run(x, sampleRate: sr, chunk: chunk, prepare: true, alternate: true), plain, "every other chunk foreseen")
         }
     }
 

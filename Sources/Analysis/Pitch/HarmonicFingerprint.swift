@@ -20,7 +20,7 @@ import Glibc
 /// All storage at construction; nothing here allocates.
 public final class HarmonicFingerprint {
     /// Evidence for one candidate.
-    public struct Evidence: Sendable, Equatable {
+    public struct Evidence: Sendable, Equatable, BitwiseCopyable {
         /// Harmonics 2…8 found 3× above their reference band.
         public var present: Int
         /// Composite score 0…1 (without persistence).

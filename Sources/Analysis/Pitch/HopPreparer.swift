@@ -3,19 +3,50 @@ import SpecvizCore
 /// One hop's raw-window analysis done ahead: the window loaded, its lag functions with the
 /// Pearson normalisation, and the autocorrelation peak search. None of it depends on what
 /// the tracker has latched, so a file analysis can compute it on a second thread
-/// (`HopPreparer`) while the tracker works on the hops before.
+/// (`HopPreparer`) while the tracker works on the hops before. Where the raw window foretells
+/// the detector's fallbacks, also the rumble-free retry and the rescue's probes (equally
+/// independent of the latch).
 public final class PreparedWindow {
     public let analysis: LagAnalysis
     public private(set) var pearson: PearsonPeakSearch.Result?
     /// Samples fed before the end of its hop (the tracker checks it is its own hop).
     public internal(set) var position = -1
+    /// The rumble-free window's YIN and autocorrelation results (nil: not foreseen).
+    private(set) var retry: (yin: LagEstimate?, pearson: PearsonPeakSearch.Result?)?
+    /// The rescue's candidates and evidence (nil: not foreseen).
+    var probes: RescueProbes? { probed ? ownProbes : nil }
+    private let ownProbes = RescueProbes()
+    private var probed = false
 
     init(size: Int, maxLag: Int) { analysis = LagAnalysis(size: size, maxLag: maxLag) }
 
-    func prepare(_ window: UnsafePointer<Float>, minLag: Int, maxLag: Int) {
+    /// Prepares `window`; with `rumbleFree`, also what it foretells.
+    func prepare(_ window: UnsafePointer<Float>, rumbleFree: UnsafePointer<Float>?, using preparer: HopPreparer) {
+        let minLag = preparer.minLag, maxLag = preparer.maxLag
         analysis.load(window)
         analysis.computeLags()
         pearson = PearsonPeakSearch.search(analysis, minLag: minLag, maxLag: maxLag)
+        retry = nil
+        probed = false
+        let level = HybridPitchDetector.level(of: analysis)
+        preparer.noiseFloor.update(level: level)
+        guard let rumbleFree, HybridPitchDetector.isReadable(analysis) else { return }
+        // Where YIN and the autocorrelation find no period in the raw window, the detector
+        // mostly finds none either and falls back on the rumble-free window, then the rescue
+        // (public pitch set, rumble: 82 % of its retries foreseen so; on the demo 98 %). An
+        // unforeseen one the tracker does itself; a needless one costs this thread only.
+        let rate = preparer.sampleRate
+        let yin = YinSearch.search(analysis, minLag: minLag, maxLag: maxLag)
+        guard HybridPitchDetector.combine(yin: yin, ac: pearson, sampleRate: rate) == nil else { return }
+        preparer.rumbleFreeAnalysis.analyse(rumbleFree)
+        let (y2, a2) = HybridPitchDetector.retrySearch(preparer.rumbleFreeAnalysis, minLag: minLag, maxLag: maxLag)
+        retry = (y2, a2)
+        guard HybridPitchDetector.combine(yin: y2, ac: a2, sampleRate: rate) == nil,
+            level > preparer.noiseFloor.effective
+        else { return }
+        preparer.fingerprint.load(window)
+        ownProbes.probe(analysis, fingerprint: preparer.fingerprint, minLag: minLag, maxLag: maxLag)
+        probed = true
     }
 }
 
@@ -28,13 +59,24 @@ public final class PreparedHops {
     public init() {}
 }
 
-/// Mirrors a `PitchTracker`'s ring buffer on another thread: fed the same chunks in the same
-/// order, it prepares the raw window of every hop the tracker will analyse.
+/// Mirrors a `PitchTracker`'s ring buffers on another thread: fed the same chunks in the same
+/// order, it prepares the raw window of every hop the tracker will analyse (and runs the
+/// same fixed high-pass for its rumble-free window).
 public final class HopPreparer {
     private let windowSize: Int, hopSize: Int
-    private let minLag: Int, maxLag: Int
+    let minLag: Int, maxLag: Int
+    let sampleRate: Double
     private let ring: OwnedBuffer<Float>
     private let window: OwnedBuffer<Float>
+    /// The input through the tracker's fixed high-pass (`PitchTracker.rumbleCutoff`).
+    private let fixedRing: OwnedBuffer<Float>
+    private let fixedWindow: OwnedBuffer<Float>
+    private var fixedHighPass = StreamingHighPass()
+    /// Scratch for the foreseen retry and rescue.
+    let rumbleFreeAnalysis: LagAnalysis
+    let fingerprint: HarmonicFingerprint
+    /// The detector's noise floor, followed on the same levels (it gates the rescue).
+    var noiseFloor = NoiseFloor()
     private var writeIndex = 0, filled = 0, sinceHop = 0, samplesSeen = 0
 
     /// For hops of `tracker` (its sizes and the detector's lag range).
@@ -43,12 +85,20 @@ public final class HopPreparer {
         hopSize = tracker.hopSize
         minLag = tracker.detector.minLag
         maxLag = tracker.detector.maxLag
+        sampleRate = tracker.detector.sampleRate
         ring = OwnedBuffer(zeroed: windowSize)
         window = OwnedBuffer(zeroed: windowSize)
+        fixedRing = OwnedBuffer(zeroed: windowSize)
+        fixedWindow = OwnedBuffer(zeroed: windowSize)
+        fixedHighPass.setCutoff(PitchTracker.rumbleCutoff, sampleRate: sampleRate)
+        rumbleFreeAnalysis = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
+        fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: sampleRate)
     }
 
-    /// Prepares the hops `samples` completes into `hops` (reusing its windows).
-    public func prepare(_ samples: UnsafeBufferPointer<Float>, into hops: PreparedHops) {
+    /// Prepares the hops `samples` completes into `hops` (reusing its windows). With
+    /// `foresee` (when the tracker has prepared hops waiting, this thread has time to spare)
+    /// also the detector's fallbacks the raw windows foretell.
+    public func prepare(_ samples: UnsafeBufferPointer<Float>, into hops: PreparedHops, foresee: Bool = true) {
         hops.count = 0
         hops.next = 0
         guard let base = samples.baseAddress else { return }
@@ -57,6 +107,7 @@ public final class HopPreparer {
         while i < n {
             let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
             (ring.base + writeIndex).update(from: base + i, count: take)
+            for k in 0..<take { fixedRing[writeIndex + k] = fixedHighPass.process(base[i + k]) }
             writeIndex = (writeIndex + take) % windowSize
             filled = min(windowSize, filled + take)
             sinceHop += take
@@ -68,11 +119,13 @@ public final class HopPreparer {
             let head = windowSize - writeIndex
             window.base.update(from: ring.base + writeIndex, count: head)
             (window.base + head).update(from: ring.base, count: writeIndex)
+            fixedWindow.base.update(from: fixedRing.base + writeIndex, count: head)
+            (fixedWindow.base + head).update(from: fixedRing.base, count: writeIndex)
             if hops.count == hops.windows.count { hops.windows.append(PreparedWindow(size: windowSize, maxLag: maxLag + 2)) }
             let prepared = hops.windows[hops.count]
             prepared.position = -1
             if filled >= hopSize {
-                prepared.prepare(window.base, minLag: minLag, maxLag: maxLag)
+                prepared.prepare(window.base, rumbleFree: foresee ? fixedWindow.base : nil, using: self)
                 prepared.position = samplesSeen
             }
             hops.count += 1

@@ -53,6 +53,8 @@ public final class HybridPitchDetector {
     private let filterBuffer: OwnedBuffer<Float>
     private var lowPass = ZeroPhaseLowPass()
     private let fingerprint: HarmonicFingerprint
+    /// The rescue's probes of this hop's window when no `PreparedWindow` brought them.
+    private let ownProbes: RescueProbes
     /// Ambient level tracker.
     public private(set) var noiseFloor = NoiseFloor()
     /// Level of the last window (dBFS RMS).
@@ -89,6 +91,7 @@ public final class HybridPitchDetector {
         filtered = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
         filterBuffer = OwnedBuffer(zeroed: windowSize)
         fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: Double(sampleRate))
+        ownProbes = RescueProbes()
     }
 
     /// Forgets the noise floor and rescue history.
@@ -114,15 +117,18 @@ public final class HybridPitchDetector {
     /// through the tracker's streaming high-pass at 0.6 × the latched f0 (nil: not available);
     /// `rumbleFree` is the window through a fixed 150 Hz streaming high-pass, analysed when
     /// the raw window gives no pitch (rumble and pink noise mask it; the period survives).
-    /// `prepared`: this very window's analysis done ahead (on another thread, `HopPreparer`);
-    /// the result is the same with or without it. Does not allocate.
+    /// `prepared`: this very window's analysis done ahead (on another thread, `HopPreparer`),
+    /// with the rumble-free retry and the rescue's probes when it foresaw them; the result
+    /// is the same with or without it. Does not allocate.
     public func detect(
         _ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
         rumbleFree: UnsafePointer<Float>? = nil, latched: Double?, prepared: PreparedWindow? = nil
     ) -> PitchEstimate? {
         // The raw window's lag functions (two FFTs) are computed only on the paths that read
         // them: YIN when unlatched, the autocorrelation below 95 Hz and for the gate, the rescue.
+        var ahead: PreparedWindow?
         if let prepared, prepared.analysis.size == windowSize, prepared.analysis.maxLag == maxLag + 2 {
+            ahead = prepared
             raw = prepared.analysis
             preparedPearsonResult = prepared.pearson
             preparedPearson = true
@@ -133,16 +139,10 @@ public final class HybridPitchDetector {
         }
         rawPearsonDone = false
         windowEnergy = raw.energy
-        let ms = raw.energy / Double(windowSize)
-        level = ms > 1e-24 ? 10 * log10(ms) : -240
+        level = HybridPitchDetector.level(of: raw)
         noiseFloor.update(level: level)
         lastYin = nil; lastPearson = nil
-        // Below −140 dBFS, or (nearly) pure DC: a constant window is "periodic" at every lag
-        // and its difference function is single-precision rounding noise (it read as the
-        // shortest lag, "B6 −49.4 ¢"). The varying part must be above −140 dBFS and within
-        // 50 dB of the DC.
-        let acMs = raw.acEnergy / Double(windowSize)
-        guard ms > 1e-14, acMs > max(1e-14, 1e-5 * ms) else {
+        guard HybridPitchDetector.isReadable(raw) else {
             fingerprint.record(midi: -1); previousCandidate = 0; return nil
         }
 
@@ -234,9 +234,13 @@ public final class HybridPitchDetector {
         var retryPearson: PearsonPeakSearch.Result?
         var retried = false
         if result == nil, let clean = rumbleFree {
-            filtered.analyse(clean)
-            let y2 = YinSearch.search(filtered, minLag: minLag, maxLag: maxLag)
-            let a2 = PearsonPeakSearch.search(filtered, minLag: minLag, maxLag: maxLag)
+            let y2: LagEstimate?, a2: PearsonPeakSearch.Result?
+            if let r = ahead?.retry {
+                (y2, a2) = (r.yin, r.pearson)
+            } else {
+                filtered.analyse(clean)
+                (y2, a2) = HybridPitchDetector.retrySearch(filtered, minLag: minLag, maxLag: maxLag)
+            }
             if let r2 = combine(yin: y2, ac: a2) {
                 result = r2; lastYin = y2; lastPearson = a2; retryPearson = a2; retried = true
             }
@@ -246,9 +250,14 @@ public final class HybridPitchDetector {
         var evidence: HarmonicFingerprint.Evidence?
         if result == nil {
             if level > noiseFloor.effective {
-                fingerprint.load(window)
-                raw.computeLags()
-                if let (f, ev, score) = rescue() {
+                var probes = ahead?.probes
+                if probes == nil {
+                    fingerprint.load(window)
+                    raw.computeLags()
+                    ownProbes.probe(raw, fingerprint: fingerprint, minLag: minLag, maxLag: maxLag)
+                    probes = ownProbes
+                }
+                if let (f, ev, score) = rescue(probes!, window: window, loaded: probes === ownProbes) {
                     result = PitchEstimate(frequency: f, confidence: min(1, score), source: .fingerprint)
                     evidence = ev
                 }
@@ -279,7 +288,7 @@ public final class HybridPitchDetector {
         }
 
         // 5. Harmonic gate for new low notes.
-        let isNew = latched.map { !sameNote($0, candidate.frequency, tolerance: 0.6) } ?? true
+        let isNew = latched.map { !HybridPitchDetector.sameNote($0, candidate.frequency, tolerance: 0.6) } ?? true
         if isNew && candidate.frequency < 200 {
             // Strong autocorrelation bypasses the gate (pure tones have no harmonics), when the
             // pitch is also stable to 25 ¢ since the last hop: narrowband rumble correlates
@@ -288,7 +297,7 @@ public final class HybridPitchDetector {
             let strongAC =
                 stable
                 && ((retried ? retryPearson : rawPearson()).map {
-                    $0.estimate.confidence >= 0.90 && sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
+                    $0.estimate.confidence >= 0.90 && HybridPitchDetector.sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
                 } ?? false)
             if !strongAC {
                 if evidence == nil { fingerprint.load(window); evidence = fingerprint.evaluate(f0: candidate.frequency) }
@@ -314,6 +323,34 @@ public final class HybridPitchDetector {
     /// `ac` is evaluated only at or below 95 Hz (above, YIN decides alone and the source is
     /// reported as `.yin`).
     private func combine(yin: LagEstimate?, ac: @autoclosure () -> PearsonPeakSearch.Result?) -> PitchEstimate? {
+        HybridPitchDetector.combine(yin: yin, ac: ac(), sampleRate: sampleRate)
+    }
+
+    /// A window's level (dBFS RMS).
+    static func level(of a: LagAnalysis) -> Double {
+        let ms = a.energy / Double(a.size)
+        return ms > 1e-24 ? 10 * log10(ms) : -240
+    }
+
+    /// Whether the estimators can read the window at all. Below −140 dBFS, or (nearly) pure
+    /// DC: a constant window is "periodic" at every lag and its difference function is
+    /// single-precision rounding noise (it read as the shortest lag, "B6 −49.4 ¢"). The
+    /// varying part must be above −140 dBFS and within 50 dB of the DC.
+    static func isReadable(_ a: LagAnalysis) -> Bool {
+        let ms = a.energy / Double(a.size), acMs = a.acEnergy / Double(a.size)
+        return ms > 1e-14 && acMs > max(1e-14, 1e-5 * ms)
+    }
+
+    /// The search of the rumble-free retry (step 2) on its analysed window: YIN without the
+    /// octave check, and the autocorrelation peak.
+    static func retrySearch(_ a: LagAnalysis, minLag: Int, maxLag: Int) -> (LagEstimate?, PearsonPeakSearch.Result?) {
+        (YinSearch.search(a, minLag: minLag, maxLag: maxLag), PearsonPeakSearch.search(a, minLag: minLag, maxLag: maxLag))
+    }
+
+    /// `combine` for a sample rate (`HopPreparer` foresees the detector's fallbacks with it).
+    static func combine(
+        yin: LagEstimate?, ac: @autoclosure () -> PearsonPeakSearch.Result?, sampleRate: Double
+    ) -> PitchEstimate? {
         guard let y = yin else { return nil }
         let fy = y.frequency(sampleRate: sampleRate)
         if fy > 95 { return PitchEstimate(frequency: fy, confidence: y.confidence, source: .yin) }
@@ -341,36 +378,32 @@ public final class HybridPitchDetector {
     }
 
     /// Same MIDI note: within `tolerance` semitones (0.5 = rounds to the same note).
-    @inline(__always) func sameNote(_ a: Double, _ b: Double, tolerance: Double = 0.5) -> Bool {
+    @inline(__always) static func sameNote(_ a: Double, _ b: Double, tolerance: Double = 0.5) -> Bool {
         abs(12 * log2(a / b)) < tolerance
     }
 
     /// SHF rescue: candidates are the deepest YIN dips and highest Pearson peaks of the
-    /// raw window; the best composite score (+ persistence) wins if ≥ 0.35.
-    private func rescue() -> (Double, HarmonicFingerprint.Evidence, Double)? {
+    /// raw window (`probes`); the best composite score (+ persistence) wins if ≥ 0.35.
+    /// `loaded`: the fingerprint already holds `window`.
+    private func rescue(
+        _ probes: RescueProbes, window: UnsafePointer<Float>, loaded: Bool
+    ) -> (Double, HarmonicFingerprint.Evidence, Double)? {
         var bestScore = 0.0, bestLag = 0
         var bestEvidence = HarmonicFingerprint.Evidence(present: 0, score: 0, rejected: true)
         var bestMidi = -1
-        // Up to 4 lowest CMND local minima and 4 highest Pearson local maxima.
-        var lags = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &lags) { raw8 in
-            let l = raw8.bindMemory(to: Int.self)
-            pickExtrema(raw.cmnd.base, lowest: true, into: UnsafeMutableBufferPointer(rebasing: l[0..<4]))
-            pickExtrema(raw.pearson.base, lowest: false, into: UnsafeMutableBufferPointer(rebasing: l[4..<8]))
-            for (i, lag) in l.enumerated() where lag > 0 {
-                // A lag that is both a CMND minimum and a Pearson maximum: probed once.
-                if l[0..<i].contains(lag) { continue }
-                let f = sampleRate / Double(lag)
-                let ev = fingerprint.evaluate(f0: f)
-                guard !ev.rejected else { continue }
-                let midi = Int(Note.midiValueApprox(f).rounded())
-                let s = ev.score + fingerprint.persistence(midi: midi)
-                if s > bestScore { bestScore = s; bestLag = lag; bestEvidence = ev; bestMidi = midi }
-            }
+        for i in 0..<RescueProbes.count where probes.lags[i] > 0 {
+            let ev = probes.evidence[i]
+            guard !ev.rejected else { continue }
+            let lag = probes.lags[i]
+            let f = sampleRate / Double(lag)
+            let midi = Int(Note.midiValueApprox(f).rounded())
+            let s = ev.score + fingerprint.persistence(midi: midi)
+            if s > bestScore { bestScore = s; bestLag = lag; bestEvidence = ev; bestMidi = midi }
         }
         guard bestScore >= 0.35, bestLag > 0 else { fingerprint.record(midi: -1); return nil }
         // Octave check: a candidate whose odd harmonics are all absent is a subharmonic.
         if bestEvidence.looksOctaveLow && bestLag / 2 > minLag {
+            if !loaded { fingerprint.load(window) }
             let up = fingerprint.evaluate(f0: 2 * sampleRate / Double(bestLag))
             if !up.rejected && up.present >= 2 {
                 bestLag /= 2; bestEvidence = up; bestMidi += 12
@@ -380,31 +413,6 @@ public final class HybridPitchDetector {
         fingerprint.record(midi: bestMidi)
         let refined = YinSearch.refine(raw, bestLag)
         return (sampleRate / refined.lag, bestEvidence, bestScore)
-    }
-
-    /// The `out.count` most extreme local extrema of `v` in the lag range (0 = unused).
-    private func pickExtrema(_ v: UnsafeMutablePointer<Float>, lowest: Bool, into out: UnsafeMutableBufferPointer<Int>) {
-        for i in out.indices { out[i] = 0 }
-        let sign: Float = lowest ? 1 : -1
-        var filled = 0
-        var worstValue = Float.infinity // once the list is full: its worst entry
-        for t in (minLag + 1)..<maxLag {
-            let x = sign * v[t]
-            // Fast path once full: not better than the worst entry, nothing changes.
-            if filled == out.count && !(x < worstValue) { continue }
-            guard x <= sign * v[t - 1] && x <= sign * v[t + 1] else { continue }
-            defer {
-                filled = out.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
-                if filled == out.count { worstValue = out.reduce(-Float.infinity) { max($0, sign * v[$1]) } }
-            }
-            // Insert into the sorted list if better than its worst entry.
-            var worst = out.startIndex
-            for i in out.indices {
-                if out[i] == 0 { worst = i; break }
-                if sign * v[out[i]] > sign * v[out[worst]] { worst = i }
-            }
-            if out[worst] == 0 || x < sign * v[out[worst]] { out[worst] = t }
-        }
     }
 }
 
