@@ -325,21 +325,21 @@ static KATTR void KNAME(decimate2)(const float *x, int n, const float *taps, int
     }
 }
 
-static KATTR void KNAME(dft_bin)(const float *x, const float *win, int n, double w, double *out) {
+static KATTR void KNAME(probe_table)(const float *win, int n, double w, float *re, float *im) {
     d4 cl, sl, ch, sh;   // phasors of lanes 0…3 and 4…7
     for (int j = 0; j < 4; j++) {
         cl[j] = __builtin_cos(w * j); sl[j] = __builtin_sin(w * j);
         ch[j] = __builtin_cos(w * (j + 4)); sh[j] = __builtin_sin(w * (j + 4));
     }
     const double c8 = __builtin_cos(8 * w), s8 = __builtin_sin(8 * w);
-    d4 rel = 0, reh = 0, iml = 0, imh = 0;
     for (int i = 0; i < n; i += 8) {
-        d4 vl = {(double)(x[i] * win[i]), (double)(x[i + 1] * win[i + 1]), (double)(x[i + 2] * win[i + 2]),
-                 (double)(x[i + 3] * win[i + 3])};
-        d4 vh = {(double)(x[i + 4] * win[i + 4]), (double)(x[i + 5] * win[i + 5]), (double)(x[i + 6] * win[i + 6]),
-                 (double)(x[i + 7] * win[i + 7])};
-        rel += vl * cl; iml -= vl * sl;
-        reh += vh * ch; imh -= vh * sh;
+        f8 v = KNAME(ld8)(win + i);
+        d4 vl = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3), d4);
+        d4 vh = __builtin_convertvector(__builtin_shufflevector(v, v, 4, 5, 6, 7), d4);
+        f4 rl = __builtin_convertvector(vl * cl, f4), rh = __builtin_convertvector(vh * ch, f4);
+        f4 il = __builtin_convertvector(-(vl * sl), f4), ih = __builtin_convertvector(-(vh * sh), f4);
+        KNAME(st4)(re + i, rl); KNAME(st4)(re + i + 4, rh);
+        KNAME(st4)(im + i, il); KNAME(st4)(im + i + 4, ih);
         d4 nl = cl * c8 - sl * s8, nh = ch * c8 - sh * s8;
         sl = cl * s8 + sl * c8; sh = ch * s8 + sh * c8;
         cl = nl; ch = nh;
@@ -349,9 +349,24 @@ static KATTR void KNAME(dft_bin)(const float *x, const float *win, int n, double
             cl *= ml; sl *= ml; ch *= mh; sh *= mh;
         }
     }
-    d4 re = rel + reh, im = iml + imh;
-    out[0] = (re[0] + re[1]) + (re[2] + re[3]);
-    out[1] = (im[0] + im[1]) + (im[2] + im[3]);
+}
+
+static KATTR void KNAME(dot_pair)(const float *x, const float *a, const float *b, int n, double *out) {
+    double ta = 0, tb = 0;
+    int i = 0;
+    for (; i + 64 <= n; i += 64) {
+        f8 sa = 0, sb = 0;
+        for (int j = i; j < i + 64; j += 8) {
+            f8 v = KNAME(ld8)(x + j);
+            sa += v * KNAME(ld8)(a + j);
+            sb += v * KNAME(ld8)(b + j);
+        }
+        ta += KNAME(lanes)(sa);
+        tb += KNAME(lanes)(sb);
+    }
+    for (; i < n; i++) { ta += (double)x[i] * a[i]; tb += (double)x[i] * b[i]; }
+    out[0] = ta;
+    out[1] = tb;
 }
 
 static KATTR double KNAME(load_window)(const float *x, int n, float *window, double *prefix) {

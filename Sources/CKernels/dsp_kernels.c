@@ -37,8 +37,12 @@ void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *o
     DISPATCH(decimate2, (x, n, taps, ntaps, out));
 }
 
-void spv_dft_bin(const float *x, const float *win, int n, double w, double *out) {
-    DISPATCH(dft_bin, (x, win, n, w, out));
+void spv_probe_table(const float *win, int n, double w, float *re, float *im) {
+    DISPATCH(probe_table, (win, n, w, re, im));
+}
+
+void spv_dot_pair(const float *x, const float *a, const float *b, int n, double *out) {
+    DISPATCH(dot_pair, (x, a, b, n, out));
 }
 
 double spv_load_window(const float *x, int n, float *window, double *prefix) {

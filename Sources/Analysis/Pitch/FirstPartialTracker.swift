@@ -21,6 +21,12 @@ public final class FirstPartialTracker {
     public let size: Int
     public let sampleRate: Double
     private let hann: OwnedBuffer<Float>
+    /// The probe's windowed phasors (`spv_probe_table`), made for `tableW` (radians per
+    /// sample): a probe holds its frequency from hop to hop, so each hop's bin is two dot
+    /// products (demo: 125 tables for 5479 probes).
+    private let tableRe: OwnedBuffer<Float>
+    private let tableIm: OwnedBuffer<Float>
+    private var tableW = Double.nan
     /// Measurements back that the phase advance is taken over.
     public let span: Int
     private var probe = 0.0
@@ -45,6 +51,8 @@ public final class FirstPartialTracker {
         self.sampleRate = sampleRate
         self.span = span
         hann = OwnedBuffer(zeroed: size)
+        tableRe = OwnedBuffer(zeroed: size)
+        tableIm = OwnedBuffer(zeroed: size)
         for i in 0..<size { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))) }
         phases = OwnedBuffer(zeroed: span)
         times = OwnedBuffer(count: span, repeating: -1)
@@ -75,11 +83,14 @@ public final class FirstPartialTracker {
             count = 0
         }
         let w = 2 * Double.pi * probe / sampleRate
-        // Complex DFT at the probe frequency (CKernels: eight phasors at a time), phase
-        // referenced to absolute time.
+        // Complex DFT at the probe frequency (CKernels), phase referenced to absolute time.
+        if w != tableW {
+            spv_probe_table(hann.base, Int32(size), w, tableRe.base, tableIm.base)
+            tableW = w
+        }
         var bin = (0.0, 0.0)
         withUnsafeMutableBytes(of: &bin) { b in
-            spv_dft_bin(window, hann.base, Int32(size), w, b.baseAddress!.assumingMemoryBound(to: Double.self))
+            spv_dot_pair(window, tableRe.base, tableIm.base, Int32(size), b.baseAddress!.assumingMemoryBound(to: Double.self))
         }
         let (re, im) = bin
         let start = endSample - size

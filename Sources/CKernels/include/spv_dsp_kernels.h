@@ -55,10 +55,14 @@ void spv_biquad_pass(const float *in, float *out, int n, int step, const double 
 /// j < n/2. Accumulates in float.
 void spv_decimate2(const float *x, int n, const float *taps, int ntaps, float *out);
 
-/// One DFT bin at angular frequency w (radians per sample) of x[i]·win[i], i < n (n a
-/// multiple of 8): out[0] = Σ v·cos(wi), out[1] = −Σ v·sin(wi), in double. Eight phasors
-/// (samples i … i+7) turn by 8w per step, renormalised every 256 samples.
-void spv_dft_bin(const float *x, const float *win, int n, double w, double *out);
+/// The windowed phasors of one DFT bin at angular frequency w (radians per sample), i < n
+/// (n a multiple of 8): re[i] = win[i]·cos(wi), im[i] = −win[i]·sin(wi), computed in double
+/// (eight phasors turned by 8w per step, renormalised every 256 samples) and stored as float.
+void spv_probe_table(const float *win, int n, double w, float *re, float *im);
+
+/// Two dot products of x with a and b (n samples): out[0] = Σ x·a, out[1] = Σ x·b (8 float
+/// lanes per 64, added in double). With `spv_probe_table`'s rows: one DFT bin.
+void spv_dot_pair(const float *x, const float *a, const float *b, int n, double *out);
 
 /// Copies x[0…n−1] (n even) to window and fills prefix[0…n] with the running sums of x² in
 /// double, two samples per step of the chain (prefix[2i+2] = prefix[2i] + (x²[2i] + x²[2i+1]),
