@@ -6,9 +6,9 @@
 #include "twice.h"
 
 void spv_real_fft(const float *input, float *re, float *im, int half, const int32_t *bitReverse,
-                  float *zr, float *zi, const float *stageRe, const float *stageIm,
+                  float *zr, float *zi, float *yr, float *yi, const float *stageRe, const float *stageIm,
                   const float *splitRe, const float *splitIm) {
-    DISPATCH(real_fft, (input, re, im, half, bitReverse, zr, zi, stageRe, stageIm, splitRe, splitIm));
+    DISPATCH(real_fft, (input, re, im, half, bitReverse, zr, zi, yr, yi, stageRe, stageIm, splitRe, splitIm));
 }
 
 void spv_goertzel_banks(const float *x, int n, const double *c0, const double *c1, const double *c2,

@@ -25,6 +25,9 @@ public final class RealFFT {
     private let splitIm: OwnedBuffer<Float>
     private let zr: OwnedBuffer<Float>
     private let zi: OwnedBuffer<Float>
+    /// The Stockham path's second buffer (`spv_real_fft` takes it from 128 to 4096 points).
+    private let yr: OwnedBuffer<Float>
+    private let yi: OwnedBuffer<Float>
     /// Per-stage twiddles, contiguous: the stage of half-length h (butterfly span) keeps
     /// e^(−2πik/(2h)), k < h, at offset h − 1 (so the inner loop runs over SIMD4 lanes).
     private let stageRe: OwnedBuffer<Float>
@@ -41,6 +44,8 @@ public final class RealFFT {
         splitIm = OwnedBuffer(zeroed: half + 1)
         zr = OwnedBuffer(zeroed: half)
         zi = OwnedBuffer(zeroed: half)
+        yr = OwnedBuffer(zeroed: half)
+        yi = OwnedBuffer(zeroed: half)
         stageRe = OwnedBuffer(zeroed: max(half, 1))
         stageIm = OwnedBuffer(zeroed: max(half, 1))
         var h = 1
@@ -66,12 +71,12 @@ public final class RealFFT {
     /// `re[k]`, `im[k]` for k = 0 … size/2 (`size/2 + 1` bins each), unnormalised
     /// (X[k] = Σ x[n]·e^(−2πikn/N)). Does not allocate.
     public func forward(_ input: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>) {
-        // The passes run in CKernels (AVX2 or the baseline, chosen by CPUID): the
-        // bit-reversed gather of even/odd samples into a half-size complex sequence, a
-        // radix-4 first pass, radix-2 stages eight butterflies at a time with each stage's
-        // contiguous twiddles, and the split into the one-sided spectrum.
+        // The passes run in CKernels (AVX2 or the baseline, chosen by CPUID): the even/odd
+        // samples as a half-size complex sequence, its radix-2 stages eight butterflies at
+        // a time with each stage's contiguous twiddles (Stockham from 128 to 4096 points,
+        // else after a bit-reversed gather), and the split into the one-sided spectrum.
         spv_real_fft(
-            input, re, im, Int32(half), bitReverse.base, zr.base, zi.base,
+            input, re, im, Int32(half), bitReverse.base, zr.base, zi.base, yr.base, yi.base,
             stageRe.base, stageIm.base, splitRe.base, splitIm.base)
     }
 }

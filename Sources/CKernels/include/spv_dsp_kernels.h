@@ -10,13 +10,15 @@
 #include <stdint.h>
 #include "spv_kernels.h"
 
-/// The complex half-size FFT inside a real FFT of 2·half samples (Raster-style split
-/// arrays): gathers input[2i], input[2i+1] into zr/zi in bit-reversed order (`bitReverse`),
-/// runs the radix-4 first pass and the radix-2 stages (twiddles of the stage of span h at
-/// stageRe/stageIm[h − 1 …]), then the split into the one-sided spectrum re/im[0…half]
-/// (twiddles splitRe/splitIm[0…half]). half ≥ 4, a power of two.
+/// The complex half-size FFT inside a real FFT of 2·half samples (split arrays), then the
+/// split into the one-sided spectrum re/im[0…half] (twiddles splitRe/splitIm[0…half]);
+/// twiddles of the stage of span h at stageRe/stageIm[h − 1 …]. half ≥ 4, a power of two.
+/// From half = 64 to 2048 by Stockham stages in natural order between zr/zi and yr/yi
+/// (`half` floats each); otherwise in place in zr/zi after the gather of input[2i],
+/// input[2i+1] in bit-reversed order (`bitReverse`). Both
+/// paths make every output with the same operations: the same floats.
 void spv_real_fft(const float *input, float *re, float *im, int half, const int32_t *bitReverse,
-                  float *zr, float *zi, const float *stageRe, const float *stageIm,
+                  float *zr, float *zi, float *yr, float *yi, const float *stageRe, const float *stageIm,
                   const float *splitRe, const float *splitIm);
 
 /// Three banks of eight Goertzel resonators over x[0…n−1]:
