@@ -378,15 +378,16 @@ static KATTR void KNAME(lag_difference)(const double *prefix, const float *acf, 
         diff[t] = (float)d;
         diffD[t] = d;
     }
-    // The running sum is sequential; its divisions go four at a time.
+    // The running sum four lags at a time: a prefix sum within the four (two shifted adds),
+    // then the sum before them added, so the chain from block to block is one add.
     double running = 0;
+    const d4 zero = 0;
     for (t = 1; t + 3 <= m; t += 4) {
         const d4 d = KNAME(ld4d)(diffD + t);
-        d4 run;
-        running += d[0]; run[0] = running;
-        running += d[1]; run[1] = running;
-        running += d[2]; run[2] = running;
-        running += d[3]; run[3] = running;
+        const d4 p1 = d + __builtin_shufflevector(d, zero, 4, 0, 1, 2);
+        const d4 p2 = p1 + __builtin_shufflevector(p1, zero, 4, 5, 0, 1);
+        const d4 run = (d4)running + p2;
+        running = run[3];
         const d4 tv = {(double)t, (double)(t + 1), (double)(t + 2), (double)(t + 3)};
         const d4 q = d * tv / run;
         for (int j = 0; j < 4; j++) cmnd[t + j] = run[j] > 1e-30 ? (float)q[j] : 1;

@@ -7,7 +7,7 @@ import XCTest
 /// `tune` prepares each hop's raw-window analysis on the decoding thread (`HopPreparer`),
 /// with the rumble-free retry and the rescue's probes where the raw window foretells them;
 /// the tracker must read exactly what it reads without it. And the zero-phase low-pass,
-/// which runs its biquad two samples at a time, must give the one-step recursion's floats.
+/// which runs its biquad four samples at a time, must give the one-step recursion's floats.
 final class PreparedHopTests: XCTestCase {
     private func signal(sampleRate sr: Int) -> [Float] {
         // A low note (latched: the low-pass path), a high one, noise (the rescue), a note
@@ -95,11 +95,11 @@ final class PreparedHopTests: XCTestCase {
         XCTAssertEqual(prepared, plain)
     }
 
-    func testTwoSampleBiquadGivesTheOneStepFloats() {
+    func testFourSampleBiquadGivesTheOneStepFloats() {
         var rng = SeededRandom(seed: 7)
-        let n = 2048
-        let x = (0..<n).map { i in Float(0.6 * sin(Double(i) * 0.03) + 0.3 * (rng.uniform() - 0.5) + 0.05) }
-        for cutoff in [336.0, 1000, 4000] {
+        // 2047: the last three samples of each pass take the one-step recursion.
+        for (n, cutoff) in [(2048, 336.0), (2048, 1000), (2048, 4000), (2047, 1000)] {
+            let x = (0..<n).map { i in Float(0.6 * sin(Double(i) * 0.03) + 0.3 * (rng.uniform() - 0.5) + 0.05) }
             var lp = ZeroPhaseLowPass()
             lp.setCutoff(cutoff, sampleRate: 44100)
             var fast = [Float](repeating: 0, count: n)
