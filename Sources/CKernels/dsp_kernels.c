@@ -56,31 +56,42 @@ void spv_power_even(const float *re, const float *im, int n, float *out) {
 void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef) {
     if (n <= 0) return;
     const double b0 = coef[0], b1 = coef[1], b2 = coef[2], a1 = coef[3], a2 = coef[4];
-    // y[i + k] = Σ h[m]·u[i + k − m] + P[k]·y[i − 1] + Q[k]·y[i − 2] (k < 4), u = b0·x + b1·x' + b2·x'':
-    // the all-pole part's impulse response h, and P[k] = h[k + 1], Q[k] = −a2·h[k].
+    // Four outputs at a time in one vector: y[i + k] = U[k] + P[k]·y[i − 1] + Q[k]·y[i − 2], with
+    // U[k] = Σ_{m ≤ k} h[m]·u[i + k − m] (u = b0·x + b1·x' + b2·x'', h the all-pole part's
+    // impulse response), P[k] = h[k + 1] and Q[k] = −a2·h[k].
     const double h1 = -a1, h2 = -a1 * h1 - a2, h3 = -a1 * h2 - a2 * h1, h4 = -a1 * h3 - a2 * h2;
-    const double q0 = -a2, q1 = -a2 * h1, q2 = -a2 * h2, q3 = -a2 * h3;
+    const d4 H1 = {0, h1, h1, h1}, H2 = {0, 0, h2, h2}, H3 = {0, 0, 0, h3};
+    const d4 P = {h1, h2, h3, h4}, Q = {-a2, -a2 * h1, -a2 * h2, -a2 * h3};
+    const d4 zero = 0;
     const double first = in[0];
     double x1 = first, x2 = first;
     double y1 = first * ((b0 + b1 + b2) / (1 + a1 + a2)), y2 = y1; /* y[n-1], y[n-2] */
     const long s = step;
     int i = 0;
     for (; i + 3 < n; i += 4) {
-        const double xa = in[i * s], xb = in[(i + 1) * s], xc = in[(i + 2) * s], xd = in[(i + 3) * s];
-        const double ua = b0 * xa + b1 * x1 + b2 * x2;
-        const double ub = b0 * xb + b1 * xa + b2 * x1;
-        const double uc = b0 * xc + b1 * xb + b2 * xa;
-        const double ud = b0 * xd + b1 * xc + b2 * xb;
-        const double ya = (ua + q0 * y2) + h1 * y1;
-        const double yb = ((ub + h1 * ua) + q1 * y2) + h2 * y1;
-        const double yc = (((uc + h1 * ub) + h2 * ua) + q2 * y2) + h3 * y1;
-        const double yd = ((((ud + h1 * uc) + h2 * ub) + h3 * ua) + q3 * y2) + h4 * y1;
-        out[i * s] = (float)ya;
-        out[(i + 1) * s] = (float)yb;
-        out[(i + 2) * s] = (float)yc;
-        out[(i + 3) * s] = (float)yd;
-        x2 = xc; x1 = xd;
-        y2 = yc; y1 = yd;
+        f4 xf;
+        if (step == 1) {
+            __builtin_memcpy(&xf, in + i, sizeof xf);
+        } else {
+            f4 r;
+            __builtin_memcpy(&r, in - i - 3, sizeof r);
+            xf = __builtin_shufflevector(r, r, 3, 2, 1, 0);
+        }
+        const d4 x = __builtin_convertvector(xf, d4);
+        const d4 xp = {x1, x2, 0, 0};
+        const d4 u = (b0 * x + b1 * __builtin_shufflevector(x, xp, 4, 0, 1, 2)) + b2 * __builtin_shufflevector(x, xp, 5, 4, 0, 1);
+        const d4 U = ((u + H1 * __builtin_shufflevector(u, zero, 4, 0, 1, 2)) + H2 * __builtin_shufflevector(u, zero, 4, 4, 0, 1)) +
+                     H3 * __builtin_shufflevector(u, zero, 4, 4, 4, 0);
+        const d4 y = (U + Q * y2) + P * y1;
+        const f4 yf = __builtin_convertvector(y, f4);
+        if (step == 1) {
+            __builtin_memcpy(out + i, &yf, sizeof yf);
+        } else {
+            const f4 r = __builtin_shufflevector(yf, yf, 3, 2, 1, 0);
+            __builtin_memcpy(out - i - 3, &r, sizeof r);
+        }
+        x2 = x[2]; x1 = x[3];
+        y2 = y[2]; y1 = y[3];
     }
     for (; i < n; i++) {
         const double x = in[i * s];

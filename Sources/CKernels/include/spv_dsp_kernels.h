@@ -46,10 +46,10 @@ double spv_energy(const float *x, int n);
 
 /// One pass of the biquad y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2]
 /// (coef = {b0, b1, b2, a1, a2}) over n samples `step` apart (1 forward, −1 backward; `out`
-/// may be `in`), in double, from the DC steady state of the first sample. Runs four samples
-/// at a time, each from the two outputs before the four (the state-space step to the fourth
-/// power: no pole is added), so the chain from output to output is a quarter as long; in
-/// float the outputs are those of the one-step recursion within rounding.
+/// may be `in`), in double, from the DC steady state of the first sample. Four outputs at a
+/// time, in one vector, each from the two outputs before the four (the state-space step to
+/// the fourth power: no pole is added); in float the outputs are those of the one-step
+/// recursion within rounding.
 void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef);
 
 /// Low-pass filters x[0…n−1] with the odd-length linear-phase FIR taps[0…ntaps−1] (centred,
