@@ -66,18 +66,16 @@ public final class HopPreparer {
     private let windowSize: Int, hopSize: Int
     let minLag: Int, maxLag: Int
     let sampleRate: Double
-    private let ring: OwnedBuffer<Float>
-    private let window: OwnedBuffer<Float>
+    private var ring: MirroredRing
     /// The input through the tracker's fixed high-pass (`PitchTracker.rumbleCutoff`).
-    private let fixedRing: OwnedBuffer<Float>
-    private let fixedWindow: OwnedBuffer<Float>
+    private var fixedRing: MirroredRing
     private var fixedHighPass = StreamingHighPass()
     /// Scratch for the foreseen retry and rescue.
     let rumbleFreeAnalysis: LagAnalysis
     let fingerprint: HarmonicFingerprint
     /// The detector's noise floor, followed on the same levels (it gates the rescue).
     var noiseFloor = NoiseFloor()
-    private var writeIndex = 0, filled = 0, sinceHop = 0, samplesSeen = 0
+    private var filled = 0, sinceHop = 0, samplesSeen = 0
 
     /// For hops of `tracker` (its sizes and the detector's lag range).
     public init(for tracker: PitchTracker) {
@@ -86,10 +84,8 @@ public final class HopPreparer {
         minLag = tracker.detector.minLag
         maxLag = tracker.detector.maxLag
         sampleRate = tracker.detector.sampleRate
-        ring = OwnedBuffer(zeroed: windowSize)
-        window = OwnedBuffer(zeroed: windowSize)
-        fixedRing = OwnedBuffer(zeroed: windowSize)
-        fixedWindow = OwnedBuffer(zeroed: windowSize)
+        ring = MirroredRing(count: windowSize)
+        fixedRing = MirroredRing(count: windowSize)
         fixedHighPass.setCutoff(PitchTracker.rumbleCutoff, sampleRate: sampleRate)
         rumbleFreeAnalysis = LagAnalysis(size: windowSize, maxLag: maxLag + 2)
         fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: sampleRate)
@@ -105,27 +101,22 @@ public final class HopPreparer {
         var i = 0
         let n = samples.count
         while i < n {
-            let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
-            (ring.base + writeIndex).update(from: base + i, count: take)
-            for k in 0..<take { fixedRing[writeIndex + k] = fixedHighPass.process(base[i + k]) }
-            writeIndex = (writeIndex + take) % windowSize
+            let take = min(n - i, hopSize - sinceHop)
+            ring.append(base + i, count: take)
+            for k in 0..<take { fixedRing.append(fixedHighPass.process(base[i + k])) }
             filled = min(windowSize, filled + take)
             sinceHop += take
             samplesSeen += take
             i += take
             guard sinceHop == hopSize else { continue }
             sinceHop = 0
-            // As `PitchTracker.analyseHop`: oldest sample first, zeros before the ring fills.
-            let head = windowSize - writeIndex
-            window.base.update(from: ring.base + writeIndex, count: head)
-            (window.base + head).update(from: ring.base, count: writeIndex)
-            fixedWindow.base.update(from: fixedRing.base + writeIndex, count: head)
-            (fixedWindow.base + head).update(from: fixedRing.base, count: writeIndex)
             if hops.count == hops.windows.count { hops.windows.append(PreparedWindow(size: windowSize, maxLag: maxLag + 2)) }
             let prepared = hops.windows[hops.count]
             prepared.position = -1
             if filled >= hopSize {
-                prepared.prepare(window.base, rumbleFree: foresee ? fixedWindow.base : nil, using: self)
+                // As `PitchTracker.analyseHop`: oldest sample first, zeros before the rings fill.
+                prepared.prepare(
+                    ring.latest(windowSize), rumbleFree: foresee ? fixedRing.latest(windowSize) : nil, using: self)
                 prepared.position = samplesSeen
             }
             hops.count += 1

@@ -34,11 +34,9 @@ public final class PitchTracker {
     /// `secondPartialTolerance`).
     private let secondPartial: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
-    /// `windowSize`), oldest first once linearised into `longWindow`.
-    private let longRing: OwnedBuffer<Float>
-    private let longWindow: OwnedBuffer<Float>
-    private var longIndex = 0
-    /// `samplesSeen` when `longWindow` was last linearised (-1 = never), and its Σx².
+    /// `windowSize`).
+    private var longRing: MirroredRing
+    /// `samplesSeen` when the long window's Σx² was last measured (-1 = never), and it.
     private var longWindowAt = -1
     private var longEnergy = 0.0
     /// The last detection on the latched note (Hz) and the hop-to-hop variance of the
@@ -94,20 +92,16 @@ public final class PitchTracker {
     /// Length of the low-note window (samples): four analysis windows.
     public var longSize: Int { longRing.count }
     public private(set) var tuner: TunerDisplay
-    private let window: OwnedBuffer<Float>
-    /// The input through `highPass`, a `windowSize` ring at `writeIndex`.
-    private let hpRing: OwnedBuffer<Float>
-    private let hpWindow: OwnedBuffer<Float>
+    /// The input through `highPass`.
+    private var hpRing: MirroredRing
     private var highPass = StreamingHighPass()
     /// The input through a fixed 150 Hz high-pass (the detector's rumble-free retry).
-    private let fixedRing: OwnedBuffer<Float>
-    private let fixedWindow: OwnedBuffer<Float>
+    private var fixedRing: MirroredRing
     private var fixedHighPass = StreamingHighPass()
     /// Cutoff of the fixed high-pass (Hz).
     public static let rumbleCutoff = 150.0
     /// Hops since the high-pass cutoff last changed (its window is clean after a full window).
     private var hpAge = 0
-    private var writeIndex = 0
     private var filled = 0
     private var sinceHop = 0
     private var samplesSeen = 0
@@ -147,14 +141,10 @@ public final class PitchTracker {
         lowPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         lowHold = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         secondPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
-        longRing = OwnedBuffer(zeroed: 4 * windowSize)
-        longWindow = OwnedBuffer(zeroed: 4 * windowSize)
+        longRing = MirroredRing(count: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
-        window = OwnedBuffer(zeroed: windowSize)
-        hpRing = OwnedBuffer(zeroed: windowSize)
-        hpWindow = OwnedBuffer(zeroed: windowSize)
-        fixedRing = OwnedBuffer(zeroed: windowSize)
-        fixedWindow = OwnedBuffer(zeroed: windowSize)
+        hpRing = MirroredRing(count: windowSize)
+        fixedRing = MirroredRing(count: windowSize)
         fixedHighPass.setCutoff(PitchTracker.rumbleCutoff, sampleRate: Double(sampleRate))
     }
 
@@ -172,17 +162,16 @@ public final class PitchTracker {
 
     /// Clears the buffer, the latch and the detector's history.
     public func reset() {
-        hpRing.base.update(repeating: 0, count: windowSize)
+        hpRing.reset()
         highPass = StreamingHighPass()
         hpAge = 0
-        fixedRing.base.update(repeating: 0, count: windowSize)
+        fixedRing.reset()
         fixedHighPass.reset()
-        longRing.base.update(repeating: 0, count: longRing.count)
-        longIndex = 0
+        longRing.reset()
         longWindowAt = -1
         previousRaw = nil
         rawScatter = 0
-        writeIndex = 0; filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
+        filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
         raw = nil
         tuner.reset()
         detector.reset()
@@ -209,20 +198,13 @@ public final class PitchTracker {
         var i = 0
         let n = samples.count
         while i < n {
-            let take = min(n - i, hopSize - sinceHop, windowSize - writeIndex)
+            let take = min(n - i, hopSize - sinceHop)
             let src = samples.baseAddress! + i
-            var copied = 0
-            while copied < take {
-                let part = min(take - copied, longRing.count - longIndex)
-                (longRing.base + longIndex).update(from: src + copied, count: part)
-                longIndex = (longIndex + part) % longRing.count
-                copied += part
-            }
+            longRing.append(src, count: take)
             for k in 0..<take {
-                hpRing[writeIndex + k] = highPass.process(src[k])
-                fixedRing[writeIndex + k] = fixedHighPass.process(src[k])
+                hpRing.append(highPass.process(src[k]))
+                fixedRing.append(fixedHighPass.process(src[k]))
             }
-            writeIndex = (writeIndex + take) % windowSize
             filled = min(windowSize, filled + take)
             sinceHop += take
             samplesSeen += take
@@ -242,16 +224,10 @@ public final class PitchTracker {
     }
 
     private func analyseHop(prepared: PreparedWindow?) {
-        // Linearise the rings: oldest sample first (zeros before the buffer first fills).
-        let start = (longIndex - windowSize + longRing.count) % longRing.count
-        let first = min(windowSize, longRing.count - start)
-        window.base.update(from: longRing.base + start, count: first)
-        (window.base + first).update(from: longRing.base, count: windowSize - first)
-        let head = windowSize - writeIndex
-        hpWindow.base.update(from: hpRing.base + writeIndex, count: head)
-        (hpWindow.base + head).update(from: hpRing.base, count: writeIndex)
-        fixedWindow.base.update(from: fixedRing.base + writeIndex, count: head)
-        (fixedWindow.base + head).update(from: fixedRing.base, count: writeIndex)
+        // The windows, oldest sample first (zeros before the rings first fill).
+        let window = longRing.latest(windowSize)
+        let hpWindow = hpRing.latest(windowSize)
+        let fixedWindow = fixedRing.latest(windowSize)
         hopCount += 1
         time = Double(samplesSeen) / Double(sampleRate)
         let latched = tuner.latchedFrequency
@@ -261,8 +237,8 @@ public final class PitchTracker {
             filled < hopSize
             ? nil
             : detector.detect(
-                window.base, highPassed: hpReady ? UnsafePointer(hpWindow.base) : nil,
-                rumbleFree: UnsafePointer(fixedWindow.base), latched: latched, prepared: prepared)
+                window, highPassed: hpReady ? hpWindow : nil, rumbleFree: fixedWindow, latched: latched,
+                prepared: prepared)
         // A low note's first partial over the long window, measured on every hop while the
         // latch holds it (hops without a detection included: the phase history stays whole)
         // and the period estimate scatters by more than 5 cents (armed before it is used).
@@ -293,8 +269,8 @@ public final class PitchTracker {
         if let l = latched, l >= firstPartial.minimumFrequency {
             faded = notePeak - detector.level > PitchTracker.fadedBy
             if partialOnHighPass != hpReady { firstPartial.reset(); partialOnHighPass = hpReady }
-            let src = hpReady ? hpWindow.base : window.base
-            let energy = hpReady ? spv_energy(hpWindow.base, Int32(windowSize)) : detector.windowEnergy
+            let src = hpReady ? hpWindow : window
+            let energy = hpReady ? spv_energy(hpWindow, Int32(windowSize)) : detector.windowEnergy
             partial = firstPartial.refine(
                 src, endSample: samplesSeen, estimate: l, energy: energy, lag: faded ? partialLag(l) : 1, shorter: true)
         } else {
@@ -375,7 +351,7 @@ public final class PitchTracker {
         if let s = tuner.reading?.frequency, let e = shown {
             let interval = 12 * log2(e.frequency / s)
             if let k = (2...4).first(where: { abs(interval - 12 * log2(Double($0))) < 0.6 }) {
-                let mask = detector.harmonicsPresent(in: window.base, f0: s)
+                let mask = detector.harmonicsPresent(in: window, f0: s)
                 var orphans = 0
                 for h in 2...8 where h % k != 0 && mask & (1 << h) != 0 { orphans += 1 }
                 stillSounding = orphans >= PitchTracker.stillSoundingHarmonics
@@ -405,19 +381,18 @@ extension PitchTracker {
         return Int(Double(sampleRate) / (2 * Double(hopSize) * spread))
     }
 
-    /// `lowPartial` (or `tracker`) on the newest `longSize` samples, linearised once per hop.
+    /// `lowPartial` (or `tracker`) on the newest `longSize` samples (their Σx² measured once
+    /// per hop).
     private func refineLow(estimate: Double, tracker: FirstPartialTracker? = nil) -> Double? {
         let n = longRing.count
+        let longWindow = longRing.latest(n)
         if longWindowAt != samplesSeen {
-            let head = n - longIndex
-            longWindow.base.update(from: longRing.base + longIndex, count: head)
-            (longWindow.base + head).update(from: longRing.base, count: longIndex)
-            longEnergy = spv_energy(longWindow.base, Int32(n))
+            longEnergy = spv_energy(longWindow, Int32(n))
             longWindowAt = samplesSeen
         }
         // The probe retunes at half a semitone, so the partial may lie 0.6 semitone away.
         return (tracker ?? lowPartial).refine(
-            longWindow.base, endSample: samplesSeen, estimate: estimate, energy: longEnergy, retune: 0.5,
+            longWindow, endSample: samplesSeen, estimate: estimate, energy: longEnergy, retune: 0.5,
             lag: partialLag(estimate, within: 0.6))
     }
 }
