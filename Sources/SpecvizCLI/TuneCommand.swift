@@ -134,11 +134,11 @@ struct TuneCommand: ParsableCommand {
             }
         }
         // The raw window's analysis of each hop is done on the decoding thread, ahead, and
-        // while the tracker has hops waiting, the fallbacks they foretell.
+        // while the tracker has a backlog of prepared hops, the fallbacks they foretell.
         let preparer = HopPreparer(for: tracker)
         try decoder.forEachMonoChunk(
             chunk: 4096, depth: 3, payload: { PreparedHops() },
-            prepare: { preparer.prepare($0, into: $1, foresee: $2 > 0) }
+            prepare: { preparer.prepare($0, into: $1, foresight: HopPreparer.foresight) }
         ) {
             tracker.process($0, prepared: $1, onHop: onHop)
         }

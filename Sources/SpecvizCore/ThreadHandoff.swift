@@ -17,12 +17,6 @@ public final class BlockingQueue<T>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Items waiting now (another thread may change it the moment after).
-    public var count: Int {
-        condition.lock(); defer { condition.unlock() }
-        return items.count
-    }
-
     public func pop() -> T {
         condition.lock()
         while items.isEmpty { condition.wait() }

@@ -41,7 +41,7 @@ final class DecoderTests: XCTestCase {
         final class Sum { var value: Float = 0; var count = 0 }
         try AudioDecoder(path: path).forEachMonoChunk(
             chunk: 1000, depth: 3, payload: { Sum() },
-            prepare: { s, p, _ in
+            prepare: { s, p in
                 p.value = s.reduce(0, +); p.count = s.count
             }
         ) { s, p in

@@ -42,7 +42,7 @@ final class PreparedHopTests: XCTestCase {
                 let part = UnsafeBufferPointer(rebasing: buf[i..<(i + n)])
                 if prepare {
                     chunks += 1
-                    preparer.prepare(part, into: hops, foresee: !alternate || chunks % 2 == 0)
+                    preparer.prepare(part, into: hops, foresight: alternate && chunks % 2 == 1 ? Int.max : 0)
                     for w in hops.windows.prefix(hops.count) {
                         if w.retry != nil { foreseen?.pointee.retries += 1 }
                         if w.probes != nil { foreseen?.pointee.rescues += 1 }

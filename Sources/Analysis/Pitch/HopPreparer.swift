@@ -55,6 +55,8 @@ public final class PreparedHops {
     var windows: [PreparedWindow] = []
     var count = 0
     var next = 0
+    /// The preparer's count of hops the tracker has taken (`HopPreparer.taken`).
+    var taken: Locked<Int>?
 
     public init() {}
 }
@@ -75,6 +77,15 @@ public final class HopPreparer {
     let fingerprint: HarmonicFingerprint
     /// The detector's noise floor, followed on the same levels (it gates the rescue).
     var noiseFloor = NoiseFloor()
+    /// Hops the tracker has taken from prepared chunks (it counts them as it goes), and
+    /// hops handed over in chunks already prepared: the difference is the tracker's backlog.
+    let taken = Locked(0)
+    private var handedOver = 0
+    /// The backlog (hops) from which a file analysis foresees: half a chunk of 4096 samples
+    /// at the 512-sample hop. The 32 s demo's `tune` took the same time (within the noise of
+    /// this machine) at 2, 4 and 8 hops, 10-20 % longer at 16 and 24: this thread then leaves
+    /// too much to the tracker.
+    public static let foresight = 4
     private var filled = 0, sinceHop = 0, samplesSeen = 0
 
     /// For hops of `tracker` (its sizes and the detector's lag range).
@@ -91,12 +102,15 @@ public final class HopPreparer {
         fingerprint = HarmonicFingerprint(size: windowSize, sampleRate: sampleRate)
     }
 
-    /// Prepares the hops `samples` completes into `hops` (reusing its windows). With
-    /// `foresee` (when the tracker has prepared hops waiting, this thread has time to spare)
-    /// also the detector's fallbacks the raw windows foretell.
-    public func prepare(_ samples: UnsafeBufferPointer<Float>, into hops: PreparedHops, foresee: Bool = true) {
+    /// Prepares the hops `samples` completes into `hops` (reusing its windows), and the
+    /// detector's fallbacks their raw windows foretell while the tracker has at least
+    /// `foresight` prepared hops still to take (0: always). On another thread than the
+    /// tracker, a backlog means this one has time to spare: the work moves here only then.
+    public func prepare(_ samples: UnsafeBufferPointer<Float>, into hops: PreparedHops, foresight: Int = 0) {
         hops.count = 0
         hops.next = 0
+        hops.taken = taken
+        defer { handedOver += hops.count }
         guard let base = samples.baseAddress else { return }
         var i = 0
         let n = samples.count
@@ -115,6 +129,7 @@ public final class HopPreparer {
             prepared.position = -1
             if filled >= hopSize {
                 // As `PitchTracker.analyseHop`: oldest sample first, zeros before the rings fill.
+                let foresee = foresight == 0 || handedOver - taken.value >= foresight
                 prepared.prepare(
                     ring.latest(windowSize), rumbleFree: foresee ? fixedRing.latest(windowSize) : nil, using: self)
                 prepared.position = samplesSeen

@@ -215,6 +215,7 @@ public final class PitchTracker {
                 if let prepared, prepared.next < prepared.count {
                     window = prepared.windows[prepared.next]
                     prepared.next += 1
+                    prepared.taken?.update { $0 += 1 }
                     if window?.position != samplesSeen { window = nil }
                 }
                 analyseHop(prepared: window)

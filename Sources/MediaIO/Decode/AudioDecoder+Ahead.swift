@@ -10,7 +10,7 @@ extension AudioDecoder {
     public func forEachMonoChunk(
         chunk: Int = 8192, depth: Int = 4, _ body: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws {
-        try forEachMonoChunk(chunk: chunk, depth: depth, payload: { () }, prepare: { _, _, _ in }) { samples, _ in
+        try forEachMonoChunk(chunk: chunk, depth: depth, payload: { () }, prepare: { _, _ in }) { samples, _ in
             try body(samples)
         }
     }
@@ -18,11 +18,10 @@ extension AudioDecoder {
     /// `forEachMonoChunk`, and on the decoding thread `prepare` works on each chunk ahead
     /// (whatever of the analysis does not depend on the chunks before it), filling a
     /// `Payload` that `body` receives with the chunk. `depth` payloads are made with
-    /// `payload` and reused. `prepare` is also told how many prepared chunks wait for `body`
-    /// at that moment: with some waiting, it can afford optional work there.
+    /// `payload` and reused.
     public func forEachMonoChunk<Payload>(
         chunk: Int = 8192, depth: Int = 4, payload: () -> Payload,
-        prepare: @escaping (_ samples: UnsafeBufferPointer<Float>, _ into: Payload, _ waiting: Int) -> Void,
+        prepare: @escaping (UnsafeBufferPointer<Float>, Payload) -> Void,
         _ body: (UnsafeBufferPointer<Float>, Payload) throws -> Void
     ) throws {
         precondition(chunk > 0 && depth > 0)
@@ -39,7 +38,7 @@ extension AudioDecoder {
                     let n = try item.samples.withUnsafeMutableBufferPointer { try readMono(into: $0) }
                     if n == 0 { break }
                     item.samples.removeLast(chunk - n)
-                    item.samples.withUnsafeBufferPointer { prepare($0, item.payload, full.count) }
+                    item.samples.withUnsafeBufferPointer { prepare($0, item.payload) }
                     full.push(.success(item))
                 } catch {
                     full.push(.failure(error))
