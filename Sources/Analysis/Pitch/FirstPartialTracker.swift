@@ -58,6 +58,9 @@ public final class FirstPartialTracker {
         times = OwnedBuffer(count: span, repeating: -1)
     }
 
+    /// Least share of the window's energy a partial must carry to be read (`refine`).
+    public static let minShare = 0.08
+
     /// Forgets the phase history.
     public func reset() { count = 0 }
 
@@ -73,7 +76,7 @@ public final class FirstPartialTracker {
     /// as many as there are, up to that (a fresh probe gives a reading from its second hop).
     public func refine(
         _ window: UnsafePointer<Float>, endSample: Int, estimate: Double, energy: Double,
-        minShare: Double = 0.08, retune: Double = 0.25, lag: Int? = nil, shorter: Bool = false
+        minShare: Double = FirstPartialTracker.minShare, retune: Double = 0.25, lag: Int? = nil, shorter: Bool = false
     ) -> Double? {
         guard estimate >= minimumFrequency else { count = 0; return nil }
         // Keep the probe frequency fixed while the estimate stays within `retune` semitones

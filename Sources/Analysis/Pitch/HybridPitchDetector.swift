@@ -250,14 +250,16 @@ public final class HybridPitchDetector {
         var evidence: HarmonicFingerprint.Evidence?
         if result == nil {
             if level > noiseFloor.effective {
-                var probes = ahead?.probes
-                if probes == nil {
+                let probes: RescueProbes
+                if let foreseen = ahead?.probes {
+                    probes = foreseen
+                } else {
                     fingerprint.load(window)
                     raw.computeLags()
                     ownProbes.probe(raw, fingerprint: fingerprint, minLag: minLag, maxLag: maxLag)
                     probes = ownProbes
                 }
-                if let (f, ev, score) = rescue(probes!, window: window, loaded: probes === ownProbes) {
+                if let (f, ev, score) = rescue(probes, window: window, loaded: probes === ownProbes) {
                     result = PitchEstimate(frequency: f, confidence: min(1, score), source: .fingerprint)
                     evidence = ev
                 }

@@ -39,7 +39,7 @@ public final class PitchTracker {
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`).
     private var longRing: MirroredRing
-    /// `samplesSeen` when the long window's Σx² was last measured (-1 = never), and it.
+    /// `samplesSeen` when the long window's Σx² was last measured (-1 = never), and that Σx².
     private var longWindowAt = -1
     private var longEnergy = 0.0
     /// The last detection on the latched note (Hz) and the hop-to-hop variance of the
@@ -414,7 +414,9 @@ extension PitchTracker {
 
     /// `lowPartial` (or `tracker`) on the newest `longSize` samples (their Σx² measured once
     /// per hop).
-    private func refineLow(estimate: Double, tracker: FirstPartialTracker? = nil, minShare: Double = 0.08) -> Double? {
+    private func refineLow(
+        estimate: Double, tracker: FirstPartialTracker? = nil, minShare: Double = FirstPartialTracker.minShare
+    ) -> Double? {
         let n = longRing.count
         let longWindow = longRing.latest(n)
         if longWindowAt != samplesSeen {
