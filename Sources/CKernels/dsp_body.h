@@ -59,6 +59,28 @@ static KATTR void KNAME(real_split)(const float *zr, const float *zi, float *re,
 #define STOCKHAM_MIN 64
 #define STOCKHAM_MAX 2048
 
+/// One radix-2 butterfly on lanes: (e, o) → (e + w·o, e − w·o).
+#define SH_BFLY(er, ei, or_, oi, wr, wi)                                  \
+    do {                                                                  \
+        f8 mr_ = or_ * (wr) - oi * (wi), mi_ = or_ * (wi) + oi * (wr);   \
+        or_ = er - mr_; oi = ei - mi_; er = er + mr_; ei = ei + mi_;     \
+    } while (0)
+
+// Two stages on four vectors in registers (the very operations of the two): stage 1 (twiddle
+// w1) on (a, b) and (c, d), then stage 2 on (a, c) with wA and on (b, d) with wB, whose four
+// results go to o and o + q (from a, c) and o + step and o + step + q (from b, d).
+KINLINE void KNAME(sh_radix4)(f8 ar, f8 ai, f8 br, f8 bi, f8 cr, f8 ci, f8 dr, f8 di, f8 w1r, f8 w1i, f8 wAr,
+                              f8 wAi, f8 wBr, f8 wBi, float *o, float *oi, int step, int q) {
+    SH_BFLY(ar, ai, br, bi, w1r, w1i);
+    SH_BFLY(cr, ci, dr, di, w1r, w1i);
+    SH_BFLY(ar, ai, cr, ci, wAr, wAi);
+    KNAME(st8)(o, ar); KNAME(st8)(oi, ai);
+    KNAME(st8)(o + q, cr); KNAME(st8)(oi + q, ci);
+    SH_BFLY(br, bi, dr, di, wBr, wBi);
+    KNAME(st8)(o + step, br); KNAME(st8)(oi + step, bi);
+    KNAME(st8)(o + step + q, dr); KNAME(st8)(oi + step + q, di);
+}
+
 // The first two stages (stride half/2, so j = 0 and w = 1, and half/4), reading the real input
 // as the packed complex z[p] = x[2p] + i·x[2p+1].
 KINLINE void KNAME(ld_packed)(const float *x, f8 *r, f8 *i) {
@@ -76,18 +98,7 @@ static KATTR void KNAME(sh_pair_first)(const float *input, float *yr, float *yi,
         KNAME(ld_packed)(input + 2 * (s + r), &br, &bi);
         KNAME(ld_packed)(input + 2 * (s + r2), &cr, &ci);
         KNAME(ld_packed)(input + 2 * (s + r + r2), &dr, &di);
-        f8 mr = br * w1r - bi * w1i, mi = br * w1i + bi * w1r;
-        br = ar - mr; bi = ai - mi; ar = ar + mr; ai = ai + mi;
-        mr = dr * w1r - di * w1i; mi = dr * w1i + di * w1r;
-        dr = cr - mr; di = ci - mi; cr = cr + mr; ci = ci + mi;
-        mr = cr * wAr - ci * wAi; mi = cr * wAi + ci * wAr;
-        float *o = yr + s, *oi = yi + s;
-        KNAME(st8)(o, ar + mr); KNAME(st8)(oi, ai + mi);
-        KNAME(st8)(o + q, ar - mr); KNAME(st8)(oi + q, ai - mi);
-        mr = dr * wBr - di * wBi; mi = dr * wBi + di * wBr;
-        o += r2; oi += r2;
-        KNAME(st8)(o, br + mr); KNAME(st8)(oi, bi + mi);
-        KNAME(st8)(o + q, br - mr); KNAME(st8)(oi + q, bi - mi);
+        KNAME(sh_radix4)(ar, ai, br, bi, cr, ci, dr, di, w1r, w1i, wAr, wAi, wBr, wBi, yr + s, yi + s, r2, q);
     }
 }
 
@@ -104,20 +115,11 @@ static KATTR void KNAME(sh_pair)(const float *xr, const float *xi, float *yr, fl
             f8 br = KNAME(ld8)(pr + r), bi = KNAME(ld8)(pi + r);    // O of s
             f8 cr = KNAME(ld8)(pr + r2), ci = KNAME(ld8)(pi + r2);  // E of s + r/2
             f8 dr = KNAME(ld8)(pr + r + r2), di = KNAME(ld8)(pi + r + r2); // O of s + r/2
-            // Stage 1: Y[s + rj] (a'), Y[s + rj + q] (b'), Y[s + r/2 + rj] (c'), Y[s + r/2 + rj + q] (d').
-            f8 mr = br * w1r - bi * w1i, mi = br * w1i + bi * w1r;
-            br = ar - mr; bi = ai - mi; ar = ar + mr; ai = ai + mi;
-            mr = dr * w1r - di * w1i; mi = dr * w1i + di * w1r;
-            dr = cr - mr; di = ci - mi; cr = cr + mr; ci = ci + mi;
-            // Stage 2 (stride r/2): E' = Y[s + r j'], O' = Y[s + r/2 + r j'] for j' = j (a', c') and j + h (b', d').
-            mr = cr * wAr - ci * wAi; mi = cr * wAi + ci * wAr;
-            float *o = yr + s + r2 * j, *oi = yi + s + r2 * j;
-            KNAME(st8)(o, ar + mr); KNAME(st8)(oi, ai + mi);
-            KNAME(st8)(o + q, ar - mr); KNAME(st8)(oi + q, ai - mi);
-            mr = dr * wBr - di * wBi; mi = dr * wBi + di * wBr;
-            o += r2 * h; oi += r2 * h;
-            KNAME(st8)(o, br + mr); KNAME(st8)(oi, bi + mi);
-            KNAME(st8)(o + q, br - mr); KNAME(st8)(oi + q, bi - mi);
+            // Stage 1 gives Y[s + rj] (a), Y[s + rj + q] (b), Y[s + r/2 + rj] (c),
+            // Y[s + r/2 + rj + q] (d); stage 2 (stride r/2) reads E' = Y[s + r j'],
+            // O' = Y[s + r/2 + r j'] for j' = j (a, c) and j + h (b, d).
+            KNAME(sh_radix4)(ar, ai, br, bi, cr, ci, dr, di, w1r, w1i, wAr, wAi, wBr, wBi, yr + s + r2 * j,
+                             yi + s + r2 * j, r2 * h, q);
         }
     }
 }
@@ -132,10 +134,10 @@ static KATTR void KNAME(sh_stage8)(const float *xr, const float *xi, float *yr, 
             const float *pr = xr + s + 2 * r * j, *pi = xi + s + 2 * r * j;
             f8 ar = KNAME(ld8)(pr), ai = KNAME(ld8)(pi);
             f8 br = KNAME(ld8)(pr + r), bi = KNAME(ld8)(pi + r);
-            f8 mr = br * wr - bi * wi, mi = br * wi + bi * wr;
+            SH_BFLY(ar, ai, br, bi, wr, wi);
             float *o = yr + s + r * j, *oi = yi + s + r * j;
-            KNAME(st8)(o, ar + mr); KNAME(st8)(oi, ai + mi);
-            KNAME(st8)(o + q, ar - mr); KNAME(st8)(oi + q, ai - mi);
+            KNAME(st8)(o, ar); KNAME(st8)(oi, ai);
+            KNAME(st8)(o + q, br); KNAME(st8)(oi + q, bi);
         }
     }
 }
@@ -157,13 +159,6 @@ KINLINE void KNAME(tr8)(f8 *v) {
     v[2] = __builtin_shufflevector(b2, b6, 0, 1, 2, 3, 8, 9, 10, 11); v[6] = __builtin_shufflevector(b2, b6, 4, 5, 6, 7, 12, 13, 14, 15);
     v[3] = __builtin_shufflevector(b3, b7, 0, 1, 2, 3, 8, 9, 10, 11); v[7] = __builtin_shufflevector(b3, b7, 4, 5, 6, 7, 12, 13, 14, 15);
 }
-
-/// One radix-2 butterfly on lanes: (e, o) → (e + w·o, e − w·o).
-#define SH_BFLY(er, ei, or_, oi, wr, wi)                                  \
-    do {                                                                  \
-        f8 mr_ = or_ * (wr) - oi * (wi), mi_ = or_ * (wi) + oi * (wr);   \
-        or_ = er - mr_; oi = ei - mi_; er = er + mr_; ei = ei + mi_;     \
-    } while (0)
 
 static KATTR void KNAME(sh_last3)(const float *xr, const float *xi, float *yr, float *yi, int half,
                                   const float *stageRe, const float *stageIm) {
