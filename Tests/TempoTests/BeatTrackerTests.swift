@@ -210,6 +210,26 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertEqual(folded.bpm ?? 0, 132, accuracy: 2)
     }
 
+    /// Drum & bass at 174 with a loud snare on 2 and 4 and kicks on 1 and the "and" of 3:
+    /// folded to 87, the grid holds the snares and the kicks fall half-way between its beats,
+    /// in the low band only (the mid band is quiet there). The tapped level is 174, offline
+    /// and live.
+    func testDrumAndBassWithALoudSnareReportsTheTappedLevel() {
+        let bpm = 174.0, seconds = 24.0
+        let kicks = ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (2.5, .kick)], seconds: seconds, sampleRate: rate)
+        let snare = ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)], seconds: seconds, sampleRate: rate)
+        let hats = ClickTracks.pattern(
+            bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, ClickTracks.Voice.hat) }, seconds: seconds, sampleRate: rate)
+        var x = kicks
+        for i in x.indices { x[i] += snare[i] + 0.1 * hats[i] }
+        let a = analyse(x)
+        XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 1)
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: bpm, to: seconds - 0.1)), 0.9)
+        let live = TempoTracker(sampleRate: rate)
+        x.withUnsafeBufferPointer { live.process($0) }
+        XCTAssertEqual(live.level, 2)
+    }
+
     /// Beat-less input (a held chord) gives no beats and no tempo.
     /// A hip-hop groove at 82 BPM whose second kick comes 3/16 of a beat before beat 3, over
     /// a quiet snare on 2 and 4: the programme pulled beat 3 onto that kick in some bars

@@ -122,6 +122,22 @@ final class TempoTrackerTests: XCTestCase {
         }
     }
 
+    /// Drum & bass at 176 BPM (shown folded at 88, the live beats doubled), then house at
+    /// 128: the level chosen for 88 does not carry over to 128 (beats at 256 BPM). From 30 s
+    /// on the predicted beats come at 128 BPM.
+    func testANewTempoStartsAtTheFoldedLevel() {
+        let groove = ClickTracks.pattern(
+            bpm: 176, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick), (1, .hat), (3, .hat)], seconds: 20, sampleRate: rate)
+        let (tracker, updates) = track(groove + ClickTracks.fourOnTheFloor(bpm: 128, seconds: 16, sampleRate: rate))
+        XCTAssertTrue(updates.contains { $0.time < 20 && $0.level == 2 }, "drum & bass never doubled")
+        XCTAssertEqual(tracker.display?.bpm ?? 0, 128, accuracy: 2)
+        XCTAssertEqual(tracker.level, 1)
+        let late = tracker.predictedBeats.filter { $0 > 30 }
+        XCTAssertGreaterThan(late.count, 8)
+        let intervals = zip(late.dropFirst(), late).map { $0 - $1 }
+        XCTAssertEqual(intervals.sorted()[intervals.count / 2], 60 / 128, accuracy: 0.01)
+    }
+
     /// Drum & bass at 176 BPM: kicks on the half-beats (on 1 and the "and" of 2 and 3, or on
     /// every "and"), snares on 2 and 4 or on every beat. The kicks put more low-band flux on
     /// the half-beats than on the beats, and the live beats locked there (none of them on the

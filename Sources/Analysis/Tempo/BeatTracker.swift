@@ -436,14 +436,20 @@ public final class BeatAnalyzer {
     ) -> Double {
         // Twice as fast: a slow folded beat (≤ 92 BPM) with a strong mid-band pulse (snare
         // body, chords) half-way between beats: drum & bass's snare on 2 and 4 at 174, a
-        // waltz's every beat; hip-hop's half-beats are hi-hats (little mid band).
-        if tempo <= 92 && m.mid >= 0.5 && b.mid >= 0.5 { return 2 }
+        // waltz's every beat; hip-hop's half-beats are hi-hats (little mid band). Or with
+        // the low band's pulse there at least as strong as on the beats: a folded grid on
+        // drum & bass's loud snare, its kicks between (hip-hop's kicks fall on its beats).
+        if tempo <= 92 && b.mid >= 0.5 && (m.mid >= 0.5 || l.mid >= Self.lowHalfBeat) { return 2 }
         // Half as fast: a brisk folded beat (≥ 110) with nothing between beats (no half- or
         // third-beat pulse: not a shuffle) and kicks on alternate beats only (not a waltz,
         // whose kick comes every bar of 3): ballads and reggae at 60–80 BPM.
         if tempo >= 110 && b.mid < 0.25 && b.triplet < 0.3 && l.alternation < 0.75 { return 0.5 }
         return 1
     }
+    /// Low-band flux half-way between the folded beats, relative to on them, from which a
+    /// slow folded beat doubles (public tempo set: the two drum & bass tracks only this rule
+    /// doubles read 1.12 and 1.72; every level-1 track under 92 BPM reads at most 0.61).
+    static let lowHalfBeat = 1.0
     /// Features of the last level decision, for tuning.
     public private(set) var lastLevelFeatures: [Double] = []
     /// Weights of the broadband, low-band (< 200 Hz) and mid-band (200 Hz – 3 kHz) envelopes

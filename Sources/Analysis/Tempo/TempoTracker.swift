@@ -382,6 +382,9 @@ public final class TempoTracker {
         }
     }
 
+    /// The largest relative change of the displayed tempo that keeps the metrical level.
+    static let levelKeeps = 0.05
+
     /// Consecutive tempo updates whose audit found the doubled grid on the off-beat.
     private var offBeatVotes = 0
 
@@ -521,7 +524,19 @@ public final class TempoTracker {
             }
         }
         lastEstimate = estimate
-        if filter.push(estimate) {
+        let before = filter.display?.bpm
+        let flushed = filter.push(estimate)
+        // A level was chosen for the tempo on display; another tempo starts at level 1 again
+        // (a bossa shown at 2/3 of its tempo for a moment, doubled there, kept doubling the
+        // right tempo after: public set, causal beat F on it 0.66 → 0.94).
+        if level != 1, let b = before, let a = filter.display?.bpm, abs(a / b - 1) > Self.levelKeeps {
+            level = 1
+            levelVotes.removeAll(keepingCapacity: true)
+            nextBeatFrame = nil
+            halfShift = 0; offBeatVotes = 0
+            auditFrom = framesIn
+        }
+        if flushed {
             // Tempo change: keep only the newest few seconds of onset history.
             count = min(count, keepAfterFlush)
             levelVotes.removeAll(keepingCapacity: true)
