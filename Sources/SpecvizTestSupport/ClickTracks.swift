@@ -87,6 +87,21 @@ public enum ClickTracks {
             seconds: seconds, sampleRate: sampleRate)
     }
 
+    /// Drum & bass: a kick on 1 and the "and" of 3, a loud snare (a click) on 2 and 4, quiet
+    /// hi-hats on the eighths. Folded to half its tempo, its grid holds the snares and the
+    /// kicks fall half-way between its beats.
+    public static func drumAndBass(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let drums = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (2.5, .kick), (1, .click), (3, .click)],
+            seconds: seconds, sampleRate: sampleRate)
+        let hats = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, Voice.hat) },
+            seconds: seconds, sampleRate: sampleRate)
+        var out = drums
+        for i in out.indices { out[i] += 0.1 * hats[i] }
+        return out
+    }
+
     /// Pitched notes without drums: each entry (beat position in the bar, frequencies,
     /// gain) sounds every bar as a plucked/piano-like tone (3 harmonics, 5 ms attack,
     /// 0.35 s decay). `leadIn` seconds of silence first.

@@ -216,12 +216,7 @@ final class BeatTrackerTests: XCTestCase {
     /// and live.
     func testDrumAndBassWithALoudSnareReportsTheTappedLevel() {
         let bpm = 174.0, seconds = 24.0
-        let kicks = ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (2.5, .kick)], seconds: seconds, sampleRate: rate)
-        let snare = ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)], seconds: seconds, sampleRate: rate)
-        let hats = ClickTracks.pattern(
-            bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, ClickTracks.Voice.hat) }, seconds: seconds, sampleRate: rate)
-        var x = kicks
-        for i in x.indices { x[i] += snare[i] + 0.1 * hats[i] }
+        let x = ClickTracks.drumAndBass(bpm: bpm, seconds: seconds, sampleRate: rate)
         let a = analyse(x)
         XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 1)
         XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: bpm, to: seconds - 0.1)), 0.9)

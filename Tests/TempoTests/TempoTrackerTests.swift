@@ -122,13 +122,47 @@ final class TempoTrackerTests: XCTestCase {
         }
     }
 
+    /// A syncopated groove at 93 BPM (kicks on 1, the "and" of 2 and the "and" of 3; snares on
+    /// 2 and 4 and a sixteenth after 2): the beat and the off-beat take turns at the top of
+    /// the programme for part of each beat (the one heard last leads until the other's next
+    /// beat, up to half a period). Only a lead that outlasts that moves the beat: from 5.25 s
+    /// on (two bars after the tempo is shown), every predicted beat is on the grid. Moving on
+    /// every lead of 12 frames, beats at 5.5 and 7.4 s were on the off-beat.
+    func testCompetingPhasesDoNotMakeTheBeatJump() {
+        let bpm = 93.0, seconds = 30.0
+        let x = ClickTracks.pattern(
+            bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick), (1, .click), (3, .click), (1.75, .click)],
+            seconds: seconds, sampleRate: rate)
+        let tracker = track(x).0
+        let beat = 60 / bpm
+        let late = tracker.predictedBeats.filter { $0 > 5.25 }
+        XCTAssertGreaterThan(late.count, 35)
+        let off = late.filter { abs($0 / beat - ($0 / beat).rounded()) > 0.15 }
+        XCTAssertEqual(off.count, 0, "beats off the grid at \(off)")
+    }
+
+    /// A syncopated groove at 93 BPM, then house at 128 from 15 s. When the display moves to
+    /// 128 the programme's history, scored with the 93 BPM period, would hold the phase on the
+    /// off-beat for a few beats; scored again with the new period it does not. From 20 s on,
+    /// every predicted beat is on the 128 BPM grid.
+    func testANewTempoIsScoredAfresh() {
+        let groove = ClickTracks.pattern(
+            bpm: 93, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick), (1, .click), (3, .click), (1.75, .click)],
+            seconds: 15, sampleRate: rate)
+        let tracker = track(groove + ClickTracks.fourOnTheFloor(bpm: 128, seconds: 20, sampleRate: rate)).0
+        let beat = 60 / 128.0
+        let late = tracker.predictedBeats.filter { $0 > 20 }.map { $0 - 15 }
+        XCTAssertGreaterThan(late.count, 25)
+        let off = late.filter { abs($0 / beat - ($0 / beat).rounded()) > 0.15 }
+        XCTAssertEqual(off.count, 0, "beats off the grid at \(off.map { $0 + 15 })")
+    }
+
     /// Drum & bass at 176 BPM (shown folded at 88, the live beats doubled), then house at
     /// 128: the level chosen for 88 does not carry over to 128 (beats at 256 BPM). From 30 s
     /// on the predicted beats come at 128 BPM.
     func testANewTempoStartsAtTheFoldedLevel() {
-        let groove = ClickTracks.pattern(
-            bpm: 176, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick), (1, .hat), (3, .hat)], seconds: 20, sampleRate: rate)
-        let (tracker, updates) = track(groove + ClickTracks.fourOnTheFloor(bpm: 128, seconds: 16, sampleRate: rate))
+        let dnb = ClickTracks.drumAndBass(bpm: 176, seconds: 20, sampleRate: rate)
+        let (tracker, updates) = track(dnb + ClickTracks.fourOnTheFloor(bpm: 128, seconds: 16, sampleRate: rate))
         XCTAssertTrue(updates.contains { $0.time < 20 && $0.level == 2 }, "drum & bass never doubled")
         XCTAssertEqual(tracker.display?.bpm ?? 0, 128, accuracy: 2)
         XCTAssertEqual(tracker.level, 1)

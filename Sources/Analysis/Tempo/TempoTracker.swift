@@ -224,6 +224,12 @@ public final class TempoTracker {
     static let phaseGain = 0.2
     static let phaseJump = 0.15
     static let jumpFrames = 12
+    /// ... and at least this share of a period. Two phases with about the same cumulative
+    /// score take turns at the top: the one whose beat came last leads until the other's next
+    /// beat, up to half a period later. Only a lead that outlasts that moves the beat (a
+    /// 93 BPM funk groove jumped between its beats and off-beats every few beats: public
+    /// set, causal beat F on funk 0.83 → 0.90).
+    static let jumpPeriods = 0.6
     /// Centre of onset frame n: (n + beatOffset) hops (a click shows in the frame that holds it).
     static let beatOffset = 0.5
     /// How far ahead of the audio heard a beat is announced (s): a display that hears its
@@ -248,20 +254,19 @@ public final class TempoTracker {
         let o = max(0, beatRing[slot] - mean) / sd
         guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
             nextBeatFrame = nil
+            programmePeriod = 0
             scoreRing[slot] = o
             return
         }
         let period = 60 * frameRate / (shown.bpm * level)
-        let logP = Float(log(period))
-        let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(n, min(capacity - 1, Int((2 * period).rounded())))
-        var best: Float = 0
-        if dMin <= dMax {
-            for d in dMin...dMax {
-                let e = logTable[d] - logP
-                best = max(best, scoreRing[(n - d) % capacity] - Self.beatTightness * e * e)
-            }
+        // A new period (the level or the tempo changed): the history's cumulative scores were
+        // made with the old one, so the whole history is scored again with this one.
+        if programmePeriod != 0 && abs(period / programmePeriod - 1) > Self.rescoreChange {
+            let first = max(framesIn - capacity + 1, 0)
+            for m in first..<n { scoreRing[m % capacity] = programmeStep(m, from: first, period: period, mean: mean, sd: sd) }
         }
-        scoreRing[slot] = o + best
+        programmePeriod = period
+        scoreRing[slot] = programmeStep(n, from: 0, period: period, mean: mean, sd: sd)
         // The newest beat: the best cumulative score within the last period.
         let span = max(1, Int(period.rounded()))
         guard n >= span else { return }
@@ -273,7 +278,7 @@ public final class TempoTracker {
             let error = mark + m * period - next
             if abs(error) > Self.phaseJump * period {
                 phaseMisses += 1
-                if phaseMisses >= Self.jumpFrames { next = mark + m * period; phaseMisses = 0 }
+                if Double(phaseMisses) >= max(Double(Self.jumpFrames), Self.jumpPeriods * period) { next = mark + m * period; phaseMisses = 0 }
             } else {
                 phaseMisses = 0
                 next += Self.phaseGain * error
@@ -296,6 +301,25 @@ public final class TempoTracker {
             nextBeatFrame = next
         }
     }
+
+    /// The forward programme's score at frame `m` (predecessors from frame `first` on).
+    private func programmeStep(_ m: Int, from first: Int, period: Double, mean: Float, sd: Float) -> Float {
+        let logP = Float(log(period))
+        let o = max(0, beatRing[m % capacity] - mean) / sd
+        let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(m - first, min(capacity - 1, Int((2 * period).rounded())))
+        var best: Float = 0
+        if dMin <= dMax {
+            for d in dMin...dMax {
+                let e = logTable[d] - logP
+                best = max(best, scoreRing[(m - d) % capacity] - Self.beatTightness * e * e)
+            }
+        }
+        return o + best
+    }
+    /// The period (frames) the programme's scores were made with; 0 = none.
+    private var programmePeriod = 0.0
+    /// Relative change of the period beyond which the programme is scored again.
+    static let rescoreChange = 0.1
 
     /// Mean-removed, deviation-scaled, half-wave rectified value of a band ring at frame `i`.
     @inline(__always)
