@@ -224,11 +224,11 @@ public final class TempoTracker {
     static let phaseGain = 0.2
     static let phaseJump = 0.15
     static let jumpFrames = 12
-    /// ... and at least this share of a period. Two phases with about the same cumulative
-    /// score take turns at the top: the one whose beat came last leads until the other's next
-    /// beat, up to half a period later. Only a lead that outlasts that moves the beat (a
-    /// 93 BPM funk groove jumped between its beats and off-beats every few beats: public
-    /// set, causal beat F on funk 0.83 → 0.90).
+    /// A jump also waits at least this share of a period. Two phases with about the same
+    /// cumulative score take turns at the top: the one whose beat came last leads until the
+    /// other's next beat, up to half a period later. Only a lead that outlasts that moves the
+    /// beat (a 93 BPM funk groove jumped between its beats and off-beats every few beats:
+    /// public set, causal beat F on funk 0.83 → 0.92).
     static let jumpPeriods = 0.6
     /// Centre of onset frame n: (n + beatOffset) hops (a click shows in the frame that holds it).
     static let beatOffset = 0.5
@@ -251,11 +251,10 @@ public final class TempoTracker {
         let frames = Float(min(framesIn, capacity))
         let mean = beatSum / frames
         let sd = max(1e-6, (max(0, beatSumSquares / frames - mean * mean)).squareRoot())
-        let o = max(0, beatRing[slot] - mean) / sd
         guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
             nextBeatFrame = nil
             programmePeriod = 0
-            scoreRing[slot] = o
+            scoreRing[slot] = programmeInput(n, mean: mean, sd: sd)
             return
         }
         let period = 60 * frameRate / (shown.bpm * level)
@@ -302,10 +301,17 @@ public final class TempoTracker {
         }
     }
 
+    /// The programme's input at frame `m`: the kick and snare onsets over the history's mean,
+    /// in deviations.
+    @inline(__always)
+    private func programmeInput(_ m: Int, mean: Float, sd: Float) -> Float {
+        max(0, beatRing[m % capacity] - mean) / sd
+    }
+
     /// The forward programme's score at frame `m` (predecessors from frame `first` on).
     private func programmeStep(_ m: Int, from first: Int, period: Double, mean: Float, sd: Float) -> Float {
         let logP = Float(log(period))
-        let o = max(0, beatRing[m % capacity] - mean) / sd
+        let o = programmeInput(m, mean: mean, sd: sd)
         let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(m - first, min(capacity - 1, Int((2 * period).rounded())))
         var best: Float = 0
         if dMin <= dMax {
