@@ -318,10 +318,14 @@ public final class PitchTracker {
             thirdPartial.reset()
         }
         if let f = partial, let l = latched, abs(1200 * log2(f / l)) > 50 { partial = nil }
-        let tolerance =
-            fromThird
-            ? PitchTracker.thirdPartialTolerance
-            : fromSecond ? PitchTracker.secondPartialTolerance : (faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance)
+        let tolerance: Double
+        if fromThird {
+            tolerance = PitchTracker.thirdPartialTolerance
+        } else if fromSecond {
+            tolerance = PitchTracker.secondPartialTolerance
+        } else {
+            tolerance = faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance
+        }
         if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
             // How much the period estimate scatters from hop to hop on the latched note (cents²).
             if let p = previousRaw {

@@ -156,6 +156,12 @@ public final class TempoTracker {
         lastEstimate = nil
         nextBeatFrame = nil
         level = 1
+        forgetGrid()
+    }
+
+    /// Forgets what the level votes and the off-beat audit read from the predicted beats
+    /// heard so far (after a reset, a tempo change or a new level): their history starts now.
+    private func forgetGrid() {
         levelVotes.removeAll(keepingCapacity: true)
         halfShift = 0; offBeatVotes = 0; auditFrom = framesIn
     }
@@ -564,17 +570,13 @@ public final class TempoTracker {
         // right tempo after: public set, causal beat F on it 0.66 → 0.94).
         if level != 1, let b = before, let a = filter.display?.bpm, abs(a / b - 1) > Self.levelKeeps {
             level = 1
-            levelVotes.removeAll(keepingCapacity: true)
             nextBeatFrame = nil
-            halfShift = 0; offBeatVotes = 0
-            auditFrom = framesIn
+            forgetGrid()
         }
         if flushed {
             // Tempo change: keep only the newest few seconds of onset history.
             count = min(count, keepAfterFlush)
-            levelVotes.removeAll(keepingCapacity: true)
-            halfShift = 0
-            auditFrom = framesIn
+            forgetGrid()
         }
         updateLevel()
         auditOffBeat()
