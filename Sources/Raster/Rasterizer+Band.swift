@@ -2,8 +2,9 @@ import CKernels
 import SpecvizCore
 
 extension Rasterizer {
-    /// Renders every op into rows y0..<y1 of band `band`, walking only the triangles binned
-    /// there (in submission order). Only this band's rows are touched.
+    /// Renders ops[opRange] into rows y0..<y1 of band `band`, walking only the triangles
+    /// binned there (in submission order) from its bin's item `k` on (advanced past the
+    /// ops' triangles). Only this band's rows are touched.
     ///
     /// Each triangle is walked row by row (exact integer spans, no division per row). A span
     /// goes to a built-in kernel (`CKernels`: 8 pixels per step, lanes are pixels,
@@ -12,20 +13,19 @@ extension Rasterizer {
     /// the same pixels. Flat opaque 2D triangles are plain fills.
     @inlinable
     func renderBand<S2: Shader2D, S3: Shader3D>(
-        _ band: Int, y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
+        _ band: Int, ops opRange: Range<Int>, bin k: inout Int, y0: Int, y1: Int, color: UnsafeMutablePointer<UInt32>,
         depth: UnsafeMutablePointer<Float>, hiz: UnsafeMutablePointer<spv_hiz>,
         shader2D: S2, shader3D: S3
     ) {
         let w = width
         let kernel2D = shader2D.passesColorThrough && w >= 8
         let light = w >= 8 ? shader3D.lambertLight : nil
-        let first = binStart[band], end = binStart[band + 1]
+        let end = binStart[band + 1]
         precondition(MemoryLayout<Triangle>.size == MemoryLayout<spv_triangle>.size)
         do {
             let tris = triangles.buffer
             binItems.withUnsafeBufferPointer { items in
-                var k = first
-                for op in ops {
+                for op in ops[opRange] {
                     switch op {
                     case .triangles(let range):
                         while k < end && Int(items[k]) < range.upperBound {

@@ -36,13 +36,33 @@ public final class Rasterizer {
     public var threads: Int
     /// A picture the frame starts from instead of the scene's clear colour (an artwork
     /// background), used when its size is the frame's.
-    public var background: PixelBuffer?
+    public var background: PixelBuffer? {
+        didSet {
+            backgroundGeneration &+= 1
+            memory.forget()
+        }
+    }
+    @usableFromInline var backgroundGeneration = 0
+    /// Start a frame from the previous one's picture where the two scenes begin with the same
+    /// items (see `FrameMemory`): the same pixels, without drawing those items again. For a
+    /// sequence of frames rendered with the same shaders (a video, the live view); off by
+    /// default, so that a benchmark of one scene drawn again and again draws all of it.
+    /// Costs a copy of each scene and, at most, one frame of pixels.
+    public var reusesUnchangedPrefix = false {
+        didSet { if !reusesUnchangedPrefix { memory = FrameMemory() } }
+    }
+    @usableFromInline var memory = FrameMemory()
+    /// Leading items of the last frame taken from the previous frame's picture (0: all drawn).
+    public var lastReusedItems: Int { reusedItems }
+    @usableFromInline var reusedItems = 0
 
     @usableFromInline var shaded: [ShadedVertex] = []
     @usableFromInline let triangles = TriangleStore()
     @usableFromInline var glyphs: [Glyph] = []
     @usableFromInline var placements: [GlyphPlacement] = []
     @usableFromInline var ops: [Op] = []
+    /// Ops of the items before the split `prepare` was given.
+    @usableFromInline var opsSplit = 0
     @usableFromInline var clipper = Clipper()
     @usableFromInline var glyphIndex: [GlyphKey: Int] = [:]
     /// Triangle bins per band (see `bin`), reused across frames.
@@ -82,11 +102,20 @@ public final class Rasterizer {
             hizMax = [Float](repeating: 1, count: tiles)
             hizDirty = [UInt8](repeating: 0, count: tiles)
         }
-        try prepare(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
+        // Reuse: the shared prefix, the picture it restores (when the previous frame kept
+        // one for at least that many items) or the point where this frame keeps one.
+        var restore = 0, keepAt = 0
+        if reusesUnchangedPrefix {
+            (restore, keepAt) = planReuse(scene, shader2D: shader2D, shader3D: shader3D)
+        }
+        try prepare(scene, from: restore, split: keepAt, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
-        let usesDepth = scene.items.contains {
+        let usesDepth = scene.items[restore...].contains {
             if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false
+        }
+        if keepAt > 0 && memory.pixels.count != width * height {
+            memory.pixels = [UInt32](repeating: 0, count: width * height)
         }
         let w = width, h = height
         // Bands of rows; each triangle is binned once into the bands it spans.
@@ -99,45 +128,92 @@ public final class Rasterizer {
             depth.withUnsafeMutableBufferPointer { dp in
                 hizMax.withUnsafeMutableBufferPointer { hm in
                     hizDirty.withUnsafeMutableBufferPointer { hd in
-                        let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
-                        var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
-                        // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
-                        // picture is shared; every band's pixels depend only on its triangles.
-                        let work = { (worker: Int) in
-                            var band = worker
-                            while band < bands {
-                                let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
-                                if let backdrop {
-                                    backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
-                                } else {
-                                    spv_fill32(pxBase + y0 * w, clear, Int64((y1 - y0) * w))
-                                }
-                                if usesDepth {
-                                    let one = Float(1).bitPattern
-                                    UnsafeMutableRawPointer(dpBase + y0 * w).withMemoryRebound(to: UInt32.self, capacity: (y1 - y0) * w) {
-                                        spv_fill32($0, one, Int64((y1 - y0) * w))
+                        memory.pixels.withUnsafeMutableBufferPointer { kp in
+                            let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
+                            var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
+                            // The kept picture (empty unless one is restored or kept).
+                            let kept = kp.baseAddress
+                            let opsSplit = self.opsSplit
+                            // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
+                            // picture is shared; every band's pixels depend only on its triangles.
+                            let work = { (worker: Int) in
+                                var band = worker
+                                while band < bands {
+                                    let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
+                                    if restore > 0, let kept {
+                                        (pxBase + y0 * w).update(from: kept + y0 * w, count: (y1 - y0) * w)
+                                    } else if let backdrop {
+                                        backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
+                                    } else {
+                                        spv_fill32(pxBase + y0 * w, clear, Int64((y1 - y0) * w))
                                     }
-                                    let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
-                                    (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
-                                    (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)
+                                    if usesDepth {
+                                        let one = Float(1).bitPattern
+                                        UnsafeMutableRawPointer(dpBase + y0 * w).withMemoryRebound(to: UInt32.self, capacity: (y1 - y0) * w) {
+                                            spv_fill32($0, one, Int64((y1 - y0) * w))
+                                        }
+                                        let t0 = (y0 / 8) * tilesX, t1 = ((y1 + 7) / 8) * tilesX
+                                        (hiz.maxDepth + t0).update(repeating: 1, count: t1 - t0)
+                                        (hiz.dirty + t0).update(repeating: 0, count: t1 - t0)
+                                    }
+                                    withUnsafeMutablePointer(to: &hiz) { hz in
+                                        var k = self.binStart[band]
+                                        self.renderBand(
+                                            band, ops: 0..<opsSplit, bin: &k, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
+                                            shader2D: shader2, shader3D: shader3)
+                                        if keepAt > 0, let kept {
+                                            (kept + y0 * w).update(from: pxBase + y0 * w, count: (y1 - y0) * w)
+                                        }
+                                        self.renderBand(
+                                            band, ops: opsSplit..<self.ops.count, bin: &k, y0: y0, y1: y1, color: pxBase, depth: dpBase,
+                                            hiz: hz, shader2D: shader2, shader3D: shader3)
+                                    }
+                                    band += workers
                                 }
-                                withUnsafeMutablePointer(to: &hiz) { hz in
-                                    self.renderBand(
-                                        band, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
-                                        shader2D: shader2, shader3D: shader3)
-                                }
-                                band += workers
                             }
-                        }
-                        if workers > 1 {
-                            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-                        } else {
-                            work(0)
+                            if workers > 1 {
+                                DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+                            } else {
+                                work(0)
+                            }
                         }
                     }
                 }
             }
         }
+        reusedItems = restore
+        if reusesUnchangedPrefix {
+            memory.keep(scene, reused: restore > 0)
+            if keepAt > 0 { memory.split = keepAt }
+        }
+    }
+
+    /// Which leading items of `scene` come from the previous frame's picture (`restore`,
+    /// 0: none) and, when none do, after how many items this frame keeps its picture for
+    /// the next ones (`keepAt`, 0: it keeps none). Items drawn after a kept picture must not
+    /// be 3D (a picture is kept without its depth buffer).
+    @inlinable
+    func planReuse<S2: Shader2D, S3: Shader3D>(_ scene: Scene, shader2D: S2, shader3D: S3) -> (restore: Int, keepAt: Int) {
+        let light = shader3D.lambertLight ?? SIMD3(repeating: .nan)
+        let key = FrameMemory.Key(
+            width: scene.width, height: scene.height, clear: bits(scene.clearColor), background: backgroundGeneration,
+            shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self),
+            light: bits(SIMD4(light, 0)))
+        // The last 3D draw, and everything before it, must be drawn or restored.
+        var after3D = 0
+        for (i, item) in scene.items.enumerated() {
+            if case .draw(let d) = item, d.pipeline == .lit3D { after3D = i + 1 }
+        }
+        let shared = memory.key == key ? memory.sharedItems(with: scene) : 0
+        if memory.key != key { memory.split = 0 }
+        memory.key = key
+        if memory.split > 0 && shared >= memory.split && memory.split >= after3D && memory.pixels.count == scene.width * scene.height {
+            return (memory.split, 0)
+        }
+        if shared >= max(1, after3D) { memory.goal = shared }
+        if memory.goal < after3D || memory.goal > scene.items.count { memory.goal = after3D }
+        memory.split = 0
+        return (0, memory.goal)
     }
 
     /// Rows per band: a power of two from 32 to 128 (the coarse depth tiles never straddle
@@ -183,16 +259,19 @@ public final class Rasterizer {
         }
     }
 
-    /// Vertex stage, clipping and triangle setup for the whole scene (single-threaded).
+    /// Vertex stage, clipping and triangle setup for the scene's items from `first` on
+    /// (single-threaded); the ops of the items before `split` are ops[0..<opsSplit].
     @inlinable
     func prepare<S2: Shader2D, S3: Shader3D>(
-        _ scene: Scene, shader2D: S2, shader3D: S3,
+        _ scene: Scene, from first: Int = 0, split: Int = 0, shader2D: S2, shader3D: S3,
         glyphProvider: GlyphProvider?
     ) throws {
         triangles.removeAll()
         placements.removeAll(keepingCapacity: true)
         ops.removeAll(keepingCapacity: true)
-        for item in scene.items {
+        opsSplit = 0
+        for (index, item) in scene.items.enumerated() where index >= first {
+            if index == split { opsSplit = ops.count }
             switch item {
             case .draw(let d):
                 let isLit = d.pipeline == .lit3D
@@ -253,12 +332,14 @@ public final class Rasterizer {
                 if placements.count > start { appendOp(.glyphs(start..<placements.count)) }
             }
         }
+        if split >= scene.items.count { opsSplit = ops.count }
     }
 
     @inlinable
     func appendOp(_ op: Op) {
-        // Merge adjacent triangle ranges so a band walks them in one loop.
-        if case .triangles(let r) = op, case .triangles(let prev)? = ops.last, prev.upperBound == r.lowerBound {
+        // Merge adjacent triangle ranges so a band walks them in one loop (not across the
+        // split, where a band's picture may be kept).
+        if ops.count > opsSplit, case .triangles(let r) = op, case .triangles(let prev)? = ops.last, prev.upperBound == r.lowerBound {
             ops[ops.count - 1] = .triangles(prev.lowerBound..<r.upperBound)
         } else {
             ops.append(op)

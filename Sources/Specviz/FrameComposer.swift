@@ -40,6 +40,9 @@ public final class FrameComposer {
         scene.vertices2D.reserveCapacity(120_000)
         scene.vertices3D.reserveCapacity(100_000)
         rasterizer = Rasterizer(threads: settings.threads)
+        // Frames follow one another: the 3D modes redraw only what changed since the last
+        // history row (the transparent path draws each scene twice, over black and white).
+        rasterizer.reusesUnchangedPrefix = !settings.transparent
         let usesArtwork = settings.mode.traits.labels != .none && (settings.artwork.hasPictures || settings.artist != nil)
         var artwork = usesArtwork ? ArtworkLayer(settings.artwork, layout: layout) : nil
         // A portrait cover takes the top: the picture starts under it.
@@ -177,6 +180,10 @@ public final class FrameComposer {
         try rasterizeScene(into: &picture)
         lastRenderSeconds = monotonicSeconds() - start
     }
+
+    /// Leading items of the last frame that came from the previous frame's picture instead
+    /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
+    public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer) throws {

@@ -1,0 +1,167 @@
+import SpecvizCore
+
+/// What a frame leaves for the next one when `Rasterizer.reusesUnchangedPrefix` is on: its
+/// items and vertices (to find how many leading items the next scene shares with it) and
+/// the picture as it stood after the first `split` items (the clear, then those items).
+///
+/// A frame whose first `split` items are the same as the previous frame's, bit for bit,
+/// starts from that picture and draws only the rest: the same pixels as drawing it all,
+/// since every pixel depends only on the items drawn before it, in order. The 3D modes'
+/// history takes a new row every third video frame (`VisualState.scrollEvery`), so two
+/// frames in three share their whole 3D scene with the one before and draw only the
+/// waveform strip, the labels and the overlays.
+@usableFromInline
+struct FrameMemory {
+    @usableFromInline init() {}
+
+    /// The previous frame's scene (copied into buffers kept across frames).
+    @usableFromInline var items: [Scene.Item] = []
+    @usableFromInline var vertices2D: [Vertex2D] = []
+    @usableFromInline var vertices3D: [Vertex3D] = []
+    /// Everything else the previous frame's pixels depended on: size, clear colour, the
+    /// background picture in use and the shaders.
+    @usableFromInline var key: Key? = nil
+    /// The picture after the first `split` items of the frame that took it (0: none).
+    @usableFromInline var pixels: [UInt32] = []
+    @usableFromInline var split = 0
+    /// Where the next picture is taken: the shared prefix last seen, kept across a frame
+    /// that shares nothing (a new history row), so that the next one can start from it.
+    @usableFromInline var goal = 0
+
+    @usableFromInline
+    struct Key: Equatable {
+        @usableFromInline var width: Int
+        @usableFromInline var height: Int
+        @usableFromInline var clear: SIMD4<UInt32>
+        @usableFromInline var background: Int
+        @usableFromInline var shader2D: ObjectIdentifier
+        @usableFromInline var shader3D: ObjectIdentifier
+        @usableFromInline var light: SIMD4<UInt32>
+
+        @usableFromInline
+        init(
+            width: Int, height: Int, clear: SIMD4<UInt32>, background: Int, shader2D: ObjectIdentifier,
+            shader3D: ObjectIdentifier, light: SIMD4<UInt32>
+        ) {
+            self.width = width
+            self.height = height
+            self.clear = clear
+            self.background = background
+            self.shader2D = shader2D
+            self.shader3D = shader3D
+            self.light = light
+        }
+    }
+
+    /// Forgets the picture (a new background, or reuse turned off).
+    @usableFromInline mutating func forget() {
+        key = nil
+        split = 0
+    }
+
+    /// How many leading items `scene` shares with the previous frame, bit for bit (draws:
+    /// pipeline, transform and every vertex; text runs: the same run).
+    @usableFromInline func sharedItems(with scene: Scene) -> Int {
+        let n = min(items.count, scene.items.count)
+        var k = 0
+        while k < n && same(scene.items[k], scene, items[k]) { k += 1 }
+        return k
+    }
+
+    private func same(_ a: Scene.Item, _ scene: Scene, _ b: Scene.Item) -> Bool {
+        switch (a, b) {
+        case (.text(let x), .text(let y)):
+            return x == y
+        case (.draw(let x), .draw(let y)):
+            guard x.pipeline == y.pipeline, x.count == y.count, bits(x.mvp) == bits(y.mvp) else { return false }
+            if x.pipeline == .lit3D {
+                // 3D draws also keep their place in the vertex array, so that a frame drawn
+                // from the kept picture need not copy the 3D vertices again (`keep`).
+                return x.first == y.first && FrameMemory.same(scene.vertices3D, x.first, vertices3D, y.first, x.count)
+            }
+            return FrameMemory.same(scene.vertices2D, x.first, vertices2D, y.first, x.count)
+        default:
+            return false
+        }
+    }
+
+    /// Whether a[i..<i+count] and b[j..<j+count] hold the same bits in every component
+    /// (`V.meaningful` masks each 16-byte part: the padding of a SIMD3 or after a SIMD2
+    /// holds whatever was there); false when a range is outside its array (`prepare` then
+    /// reports the bad draw).
+    private static func same<V: KeptVertex>(_ a: [V], _ i: Int, _ b: [V], _ j: Int, _ count: Int) -> Bool {
+        guard i >= 0, j >= 0, count >= 0, i + count <= a.count, j + count <= b.count else { return false }
+        let stride = MemoryLayout<V>.stride
+        precondition(stride == 32 || stride == 48)
+        let (m0, m1, m2) = V.meaningful
+        return a.withUnsafeBytes { ra in
+            b.withUnsafeBytes { rb in
+                var pa = ra.baseAddress! + i * stride, pb = rb.baseAddress! + j * stride
+                var left = count
+                while left > 0 {
+                    // A run of vertices, one branch at its end.
+                    let run = min(left, 64)
+                    var diff = SIMD4<UInt32>.zero
+                    for _ in 0..<run {
+                        @inline(__always) func part(_ k: Int) -> SIMD4<UInt32> {
+                            pa.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<UInt32>.self)
+                                ^ pb.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<UInt32>.self)
+                        }
+                        diff |= (part(0) & m0) | (part(1) & m1)
+                        if stride == 48 { diff |= part(2) & m2 }
+                        pa += stride
+                        pb += stride
+                    }
+                    if diff != .zero { return false }
+                    left -= run
+                }
+                return true
+            }
+        }
+    }
+
+    /// Keeps `scene` for the next frame's comparison (no allocation once the buffers have
+    /// grown to the scene's size). A frame drawn from the kept picture shares every 3D draw
+    /// with the kept scene, vertex for vertex and at the same place, so its 3D vertices
+    /// need not be copied (`reused`).
+    @usableFromInline mutating func keep(_ scene: Scene, reused: Bool) {
+        items.removeAll(keepingCapacity: true)
+        items.append(contentsOf: scene.items)
+        vertices2D.removeAll(keepingCapacity: true)
+        vertices2D.append(contentsOf: scene.vertices2D)
+        if !reused || vertices3D.count != scene.vertices3D.count {
+            vertices3D.removeAll(keepingCapacity: true)
+            vertices3D.append(contentsOf: scene.vertices3D)
+        }
+    }
+}
+
+/// A vertex type whose bits `FrameMemory` compares: 32 or 48 bytes, and which bits of
+/// each 16-byte part are components.
+@usableFromInline
+protocol KeptVertex {
+    static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) { get }
+}
+
+extension Vertex3D: KeptVertex {
+    /// position (x, y, z, padding), normal (x, y, z, padding), colour.
+    @usableFromInline static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+        (SIMD4(~0, ~0, ~0, 0), SIMD4(~0, ~0, ~0, 0), SIMD4(repeating: ~0))
+    }
+}
+
+extension Vertex2D: KeptVertex {
+    /// position (x, y, then padding), colour (the third part is not there).
+    @usableFromInline static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+        (SIMD4(~0, ~0, 0, 0), SIMD4(repeating: ~0), .zero)
+    }
+}
+
+@inlinable @inline(__always) func bits(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+    SIMD4(v.x.bitPattern, v.y.bitPattern, v.z.bitPattern, v.w.bitPattern)
+}
+
+@inlinable @inline(__always) func bits(_ m: Mat4) -> SIMD16<UInt32> {
+    let a = bits(m.c0), b = bits(m.c1), c = bits(m.c2), d = bits(m.c3)
+    return SIMD16(lowHalf: SIMD8(lowHalf: a, highHalf: b), highHalf: SIMD8(lowHalf: c, highHalf: d))
+}

@@ -1,0 +1,131 @@
+import Geometry
+import Raster
+import ShadersCPU
+import Specviz
+import SpecvizCore
+import SpecvizTestSupport
+import XCTest
+
+/// A frame that begins with the same items as the one before starts from its kept picture
+/// (`Rasterizer.reusesUnchangedPrefix`, on for every render and the live view): the pixels
+/// must be those of drawing the whole scene, frame after frame, through history scrolls,
+/// beat flashes and overlays, and the 3D modes must actually be spared their 3D draws on
+/// the frames between two history rows.
+final class FrameReuseTests: XCTestCase {
+    /// The scene drawn whole by a rasteriser that keeps nothing.
+    func whole(_ scene: Scene) throws -> [UInt32] {
+        var picture = PixelBuffer(width: scene.width, height: scene.height)
+        try Rasterizer(threads: 2).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        return picture.pixels
+    }
+
+    /// Asserts equal pixels, naming how many differ (not the arrays).
+    func assertSame(_ a: [UInt32], _ b: [UInt32], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let differ = a.count == b.count ? zip(a, b).filter { $0 != $1 }.count : max(a.count, b.count)
+        XCTAssertEqual(differ, 0, "\(what): \(differ) pixels differ", file: file, line: line)
+    }
+
+    func testEveryModeSamePixelsAsDrawingEachFrameWhole() throws {
+        let rate = 44100
+        // Clicks at 120 BPM over a chord: beats flash the 3D modes (every vertex brightened),
+        // the tuner and tempo overlays change as they lock.
+        let clicks = ClickTracks.clicks(bpm: 120, seconds: 3, sampleRate: rate)
+        let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
+        let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
+        for mode in VisualizationMode.allCases {
+            var s = RenderSettings()
+            s.mode = mode
+            s.width = 203 // not a multiple of 8 (blocks meet the right edge), bands of 32 rows
+            s.height = 117
+            s.labels = false
+            s.threads = 2
+            s.tempoOverlay = true
+            s.tunerOverlay = true
+            let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: nil)
+            var picture = PixelBuffer(width: s.width, height: s.height)
+            var reused = 0, frames = 0
+            for k in 30..<66 {
+                try job.advance(toFrame: k)
+                try job.composer.render(into: &picture)
+                assertSame(picture.pixels, try whole(job.composer.scene), "\(mode), frame \(k)")
+                if job.composer.lastReusedItems > 0 { reused += 1 }
+                frames += 1
+            }
+            XCTAssertGreaterThan(Set(picture.pixels).count, 8, "\(mode): the frame shows something")
+            switch mode {
+            case .surface, .surfacePlus, .spectrogram:
+                // A new history row every 3rd frame; flashes and other changes cost a few more.
+                XCTAssertGreaterThanOrEqual(reused, frames / 2, "\(mode): \(reused) of \(frames) frames reused")
+            default:
+                break
+            }
+        }
+    }
+
+    /// The 3D draws are reused on the frames between two history rows, and only there.
+    func testSurfaceReusesItsMeshBetweenHistoryRows() throws {
+        let rate = 44100
+        let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
+        var s = RenderSettings()
+        s.mode = .surfacePlus
+        s.width = 320
+        s.height = 180
+        s.labels = false
+        s.threads = 1
+        let job = RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil)
+        var picture = PixelBuffer(width: s.width, height: s.height)
+        var pattern: [Bool] = []
+        for k in 60..<72 {
+            try job.advance(toFrame: k)
+            try job.composer.render(into: &picture)
+            pattern.append(job.composer.lastReusedItems >= 2) // the mesh and the ridgelines
+            assertSame(picture.pixels, try whole(job.composer.scene), "frame \(k)")
+        }
+        // Frames 60, 63, … push a row (frameIndex % 3 == 0 before the step): drawn whole.
+        XCTAssertEqual(pattern, (60..<72).map { $0 % 3 != 0 }, "reused frames")
+    }
+
+    /// A kept picture is not used with another background, size or clear colour.
+    func testAnotherBackgroundOrClearColourDrawsWhole() throws {
+        var scene = Scene(width: 64, height: 48, clearColor: SIMD4(0, 0, 0, 1))
+        scene.begin2D()
+        scene.quad(x0: -0.5, y0: -0.5, x1: 0.5, y1: 0.5, bottom: SIMD4(1, 0, 0, 1), top: SIMD4(0, 0, 1, 1))
+        scene.end2D()
+        scene.begin2D()
+        scene.quad(x0: -0.9, y0: -0.9, x1: -0.6, y1: -0.6, bottom: SIMD4(0, 1, 0, 0.5), top: SIMD4(0, 1, 0, 0.5))
+        scene.end2D()
+        let r = Rasterizer(threads: 1)
+        r.reusesUnchangedPrefix = true
+        var picture = PixelBuffer(width: 64, height: 48)
+        for _ in 0..<3 { try r.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader()) }
+        XCTAssertEqual(r.lastReusedItems, 2, "the same scene again: all of it from the kept picture")
+        assertSame(picture.pixels, try whole(scene), "same scene")
+
+        scene.clearColor = SIMD4(0.2, 0.2, 0.2, 1)
+        try r.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        XCTAssertEqual(r.lastReusedItems, 0, "another clear colour")
+        assertSame(picture.pixels, try whole(scene), "same scene")
+
+        var backdrop = PixelBuffer(width: 64, height: 48)
+        for i in backdrop.pixels.indices { backdrop.pixels[i] = 0xFF00_0000 | UInt32(i & 0xFF) }
+        r.background = backdrop
+        try r.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        XCTAssertEqual(r.lastReusedItems, 0, "a new background")
+        var expected = PixelBuffer(width: 64, height: 48)
+        let fresh = Rasterizer(threads: 1)
+        fresh.background = backdrop
+        try fresh.render(scene, into: &expected, shader2D: FlatShader(), shader3D: LitShader())
+        assertSame(picture.pixels, expected.pixels, "with the background")
+
+        // The second quad moves: the first is still shared.
+        try r.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        scene.vertices2D[6].position.x += 0.01
+        try r.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        try fresh.render(scene, into: &expected, shader2D: FlatShader(), shader3D: LitShader())
+        assertSame(picture.pixels, expected.pixels, "second quad moved")
+        XCTAssertEqual(r.lastReusedItems, 0, "the picture was kept after both quads")
+        try r.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        XCTAssertEqual(r.lastReusedItems, 1, "now kept after the first quad, the one that stays")
+        assertSame(picture.pixels, expected.pixels, "with the background")
+    }
+}
