@@ -185,6 +185,13 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
+    /// Whether frames start from the previous frame's picture where they can (on, except for
+    /// transparent frames); `specviz bench` turns it off to time frames drawn whole.
+    public var reusesFrames: Bool {
+        get { rasterizer.reusesUnchangedPrefix }
+        set { rasterizer.reusesUnchangedPrefix = newValue && !settings.transparent }
+    }
+
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer) throws {
         if settings.transparent { return try rasterizeTransparent(into: &picture) }
