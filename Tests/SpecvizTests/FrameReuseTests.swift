@@ -19,6 +19,16 @@ final class FrameReuseTests: XCTestCase {
         return picture.pixels
     }
 
+    func settings(_ mode: VisualizationMode, width: Int, height: Int, threads: Int) -> RenderSettings {
+        var s = RenderSettings()
+        s.mode = mode
+        s.width = width
+        s.height = height
+        s.labels = false
+        s.threads = threads
+        return s
+    }
+
     /// Asserts equal pixels, naming how many differ (not the arrays).
     func assertSame(_ a: [UInt32], _ b: [UInt32], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         let differ = a.count == b.count ? zip(a, b).filter { $0 != $1 }.count : max(a.count, b.count)
@@ -33,12 +43,8 @@ final class FrameReuseTests: XCTestCase {
         let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
         let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
         for mode in VisualizationMode.allCases {
-            var s = RenderSettings()
-            s.mode = mode
-            s.width = 203 // not a multiple of 8 (blocks meet the right edge), bands of 32 rows
-            s.height = 117
-            s.labels = false
-            s.threads = 2
+            // 203 px: not a multiple of 8 (blocks meet the right edge); bands of 32 rows.
+            var s = settings(mode, width: 203, height: 117, threads: 2)
             s.tempoOverlay = true
             s.tunerOverlay = true
             let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: nil)
@@ -66,12 +72,7 @@ final class FrameReuseTests: XCTestCase {
     func testSurfaceReusesItsMeshBetweenHistoryRows() throws {
         let rate = 44100
         let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
-        var s = RenderSettings()
-        s.mode = .surfacePlus
-        s.width = 320
-        s.height = 180
-        s.labels = false
-        s.threads = 1
+        let s = settings(.surfacePlus, width: 320, height: 180, threads: 1)
         let job = RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil)
         var picture = PixelBuffer(width: s.width, height: s.height)
         var pattern: [Bool] = []
