@@ -69,7 +69,7 @@ public final class AudioTee {
                 // Empty: skip what no consumer will read (the track's frames before its start).
                 buffer.removeAll(keepingCapacity: true)
                 head = 0
-                let low = positions.compactMap { $0 }.min() ?? readEnd
+                let low = lowestPosition ?? readEnd
                 let skip = max(0, min(low - readEnd, n))
                 bufferStart = readEnd + skip
                 buffer.append(contentsOf: chunk[(skip * channels)..<(n * channels)])
@@ -89,9 +89,17 @@ public final class AudioTee {
     }
 
     /// Drops frames every active consumer has read.
+    /// The least position a consumer still reads from (nil: none reads), without building
+    /// an array (every read of every chunk asks).
+    private var lowestPosition: Int? {
+        var low: Int? = nil
+        for case let p? in positions { low = min(low ?? p, p) }
+        return low
+    }
+
     private func trim() {
         let channels = decoder.channelCount
-        let low = min(positions.compactMap { $0 }.min() ?? readEnd, readEnd)
+        let low = min(lowestPosition ?? readEnd, readEnd)
         guard low > bufferStart else { return }
         head += (low - bufferStart) * channels
         bufferStart = low
