@@ -73,12 +73,12 @@ struct FrameMemory {
         case (.text(let x), .text(let y)):
             return x == y
         case (.draw(let x), .draw(let y)):
-            guard x.pipeline == y.pipeline, x.count == y.count, bits(x.mvp) == bits(y.mvp) else { return false }
-            if x.pipeline == .lit3D {
-                // 3D draws also keep their place in the vertex array, so that a frame drawn
-                // from the kept picture need not copy the 3D vertices again (`keep`).
-                return x.first == y.first && FrameMemory.same(scene.vertices3D, x.first, vertices3D, y.first, x.count)
+            // Draws also keep their place in the vertex arrays, so that a frame drawn from the
+            // kept picture need not copy the vertices it shares again (`keep`).
+            guard x.pipeline == y.pipeline, x.first == y.first, x.count == y.count, bits(x.mvp) == bits(y.mvp) else {
+                return false
             }
+            if x.pipeline == .lit3D { return FrameMemory.same(scene.vertices3D, x.first, vertices3D, y.first, x.count) }
             return FrameMemory.same(scene.vertices2D, x.first, vertices2D, y.first, x.count)
         default:
             return false
@@ -121,18 +121,30 @@ struct FrameMemory {
     }
 
     /// Keeps `scene` for the next frame's comparison (no allocation once the buffers have
-    /// grown to the scene's size). A frame drawn from the kept picture shares every 3D draw
-    /// with the kept scene, vertex for vertex and at the same place, so its 3D vertices
-    /// need not be copied (`reused`).
-    @usableFromInline mutating func keep(_ scene: Scene, reused: Bool) {
+    /// grown to the scene's size). When the frame was drawn from the kept picture, its first
+    /// `reused` items are the kept ones, vertex for vertex and at the same place: the part of
+    /// each vertex array they tile from the start is already here and is not copied again.
+    @usableFromInline mutating func keep(_ scene: Scene, reused: Int) {
+        var same2D = 0, same3D = 0
+        for item in scene.items[..<reused] {
+            guard case .draw(let d) = item else { continue }
+            if d.pipeline == .lit3D {
+                if d.first == same3D { same3D += d.count }
+            } else if d.first == same2D {
+                same2D += d.count
+            }
+        }
         items.removeAll(keepingCapacity: true)
         items.append(contentsOf: scene.items)
-        vertices2D.removeAll(keepingCapacity: true)
-        vertices2D.append(contentsOf: scene.vertices2D)
-        if !reused || vertices3D.count != scene.vertices3D.count {
-            vertices3D.removeAll(keepingCapacity: true)
-            vertices3D.append(contentsOf: scene.vertices3D)
-        }
+        FrameMemory.keep(scene.vertices2D, in: &vertices2D, from: same2D)
+        FrameMemory.keep(scene.vertices3D, in: &vertices3D, from: same3D)
+    }
+
+    /// Makes `kept` a copy of `vertices`, whose first `same` are already there.
+    private static func keep<V>(_ vertices: [V], in kept: inout [V], from same: Int) {
+        let start = min(same, kept.count, vertices.count)
+        kept.removeLast(kept.count - start)
+        kept.append(contentsOf: vertices[start...])
     }
 }
 

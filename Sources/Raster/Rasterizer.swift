@@ -183,7 +183,7 @@ public final class Rasterizer {
         }
         reusedItems = restore
         if reusesUnchangedPrefix {
-            memory.keep(scene, reused: restore > 0)
+            memory.keep(scene, reused: restore)
             if keepAt > 0 { memory.split = keepAt }
         }
     }
