@@ -42,26 +42,29 @@ final class FrameReuseTests: XCTestCase {
         let clicks = ClickTracks.clicks(bpm: 120, seconds: 3, sampleRate: rate)
         let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
         let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
-        for mode in VisualizationMode.allCases {
+        // Every mode, and the full-resolution spectrogram (the command line's default).
+        for (mode, fullResolution) in VisualizationMode.allCases.map({ ($0, false) }) + [(.spectrogram, true)] {
             // 203 px: not a multiple of 8 (blocks meet the right edge); bands of 32 rows.
             var s = settings(mode, width: 203, height: 117, threads: 2)
             s.tempoOverlay = true
             s.tunerOverlay = true
+            s.fullResolutionSpectrogram = fullResolution
+            let name = fullResolution ? "full-resolution spectrogram" : "\(mode)"
             let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: nil)
             var picture = PixelBuffer(width: s.width, height: s.height)
             var reused = 0, frames = 0
             for k in 30..<66 {
                 try job.advance(toFrame: k)
                 try job.composer.render(into: &picture)
-                assertSame(picture.pixels, try whole(job.composer.scene), "\(mode), frame \(k)")
+                assertSame(picture.pixels, try whole(job.composer.scene), "\(name), frame \(k)")
                 if job.composer.lastReusedItems > 0 { reused += 1 }
                 frames += 1
             }
-            XCTAssertGreaterThan(Set(picture.pixels).count, 8, "\(mode): the frame shows something")
+            XCTAssertGreaterThan(Set(picture.pixels).count, 8, "\(name): the frame shows something")
             switch mode {
             case .surface, .surfacePlus, .spectrogram:
                 // A new history row every 3rd frame; flashes and other changes cost a few more.
-                XCTAssertGreaterThanOrEqual(reused, frames / 2, "\(mode): \(reused) of \(frames) frames reused")
+                XCTAssertGreaterThanOrEqual(reused, frames / 2, "\(name): \(reused) of \(frames) frames reused")
             default:
                 break
             }
