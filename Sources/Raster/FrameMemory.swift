@@ -15,53 +15,68 @@ struct FrameMemory {
     @usableFromInline init() {}
 
     /// The previous frame's scene (copied into buffers kept across frames).
-    @usableFromInline var items: [Scene.Item] = []
-    @usableFromInline var vertices2D: [Vertex2D] = []
-    @usableFromInline var vertices3D: [Vertex3D] = []
-    /// Everything else the previous frame's pixels depended on: size, clear colour, the
-    /// background picture in use and the shaders.
-    @usableFromInline var key: Key? = nil
+    var items: [Scene.Item] = []
+    var vertices2D: [Vertex2D] = []
+    var vertices3D: [Vertex3D] = []
+    /// Everything else the previous frame's pixels depended on but the background (a new
+    /// one forgets the picture): size, clear colour and the shaders.
+    var key: Key? = nil
     /// The picture after the first `split` items of the frame that took it (0: none).
     @usableFromInline var pixels: [UInt32] = []
-    @usableFromInline var split = 0
+    var split = 0
     /// Where the next picture is taken: the shared prefix last seen, kept across a frame
     /// that shares nothing (a new history row), so that the next one can start from it.
-    @usableFromInline var goal = 0
+    var goal = 0
 
-    @usableFromInline
     struct Key: Equatable {
-        @usableFromInline var width: Int
-        @usableFromInline var height: Int
-        @usableFromInline var clear: SIMD4<UInt32>
-        @usableFromInline var background: Int
-        @usableFromInline var shader2D: ObjectIdentifier
-        @usableFromInline var shader3D: ObjectIdentifier
-        @usableFromInline var light: SIMD4<UInt32>
-
-        @usableFromInline
-        init(
-            width: Int, height: Int, clear: SIMD4<UInt32>, background: Int, shader2D: ObjectIdentifier,
-            shader3D: ObjectIdentifier, light: SIMD4<UInt32>
-        ) {
-            self.width = width
-            self.height = height
-            self.clear = clear
-            self.background = background
-            self.shader2D = shader2D
-            self.shader3D = shader3D
-            self.light = light
-        }
+        var width: Int
+        var height: Int
+        var clear: SIMD4<UInt32>
+        var shader2D: ObjectIdentifier
+        var shader3D: ObjectIdentifier
+        var light: SIMD4<UInt32>
     }
 
-    /// Forgets the picture (a new background, or reuse turned off).
-    @usableFromInline mutating func forget() {
+    /// Forgets the picture (a new background).
+    mutating func forget() {
         key = nil
         split = 0
     }
 
+    /// Which leading items of `scene` come from the kept picture (`restore`, 0: none) and,
+    /// when none do, after how many items this frame keeps its picture for the next ones
+    /// (`keepAt`, 0: it keeps none; `pixels` is then sized for it). Items drawn after a
+    /// kept picture must not be 3D (a picture is kept without its depth buffer).
+    @usableFromInline mutating func plan(
+        _ scene: Scene, shader2D: ObjectIdentifier, shader3D: ObjectIdentifier, light: SIMD3<Float>?
+    ) -> (restore: Int, keepAt: Int) {
+        let l = light ?? SIMD3(repeating: .nan)
+        let key = Key(
+            width: scene.width, height: scene.height, clear: bits(scene.clearColor), shader2D: shader2D, shader3D: shader3D,
+            light: bits(SIMD4(l, 0)))
+        // The last 3D draw, and everything before it, must be drawn or restored.
+        var after3D = 0
+        for (i, item) in scene.items.enumerated() {
+            if case .draw(let d) = item, d.pipeline == .lit3D { after3D = i + 1 }
+        }
+        let shared = self.key == key ? sharedItems(with: scene) : 0
+        if self.key != key { split = 0 }
+        self.key = key
+        if split > 0 && shared >= split && split >= after3D && pixels.count == scene.width * scene.height {
+            return (split, 0)
+        }
+        if shared >= max(1, after3D) { goal = shared }
+        if goal < after3D || goal > scene.items.count { goal = after3D }
+        split = 0
+        if goal > 0 && pixels.count != scene.width * scene.height {
+            pixels = [UInt32](repeating: 0, count: scene.width * scene.height)
+        }
+        return (0, goal)
+    }
+
     /// How many leading items `scene` shares with the previous frame, bit for bit (draws:
     /// pipeline, transform and every vertex; text runs: the same run).
-    @usableFromInline func sharedItems(with scene: Scene) -> Int {
+    func sharedItems(with scene: Scene) -> Int {
         let n = min(items.count, scene.items.count)
         var k = 0
         while k < n && same(scene.items[k], scene, items[k]) { k += 1 }
@@ -120,13 +135,15 @@ struct FrameMemory {
         }
     }
 
-    /// Keeps `scene` for the next frame's comparison (no allocation once the buffers have
-    /// grown to the scene's size). When the frame was drawn from the kept picture, its first
-    /// `reused` items are the kept ones, vertex for vertex and at the same place: the part of
-    /// each vertex array they tile from the start is already here and is not copied again.
-    @usableFromInline mutating func keep(_ scene: Scene, reused: Int) {
+    /// After a frame drawn as `plan` said: keeps `scene` for the next frame's comparison (no
+    /// allocation once the buffers have grown to the scene's size) and notes the picture
+    /// kept after `keptAt` items. When the frame was drawn from the kept picture, its first
+    /// `restored` items are the kept ones, vertex for vertex and at the same place: the part
+    /// of each vertex array they tile from the start is already here and is not copied again.
+    @usableFromInline mutating func keep(_ scene: Scene, restored: Int, keptAt: Int) {
+        if keptAt > 0 { split = keptAt }
         var same2D = 0, same3D = 0
-        for item in scene.items[..<reused] {
+        for item in scene.items[..<restored] {
             guard case .draw(let d) = item else { continue }
             if d.pipeline == .lit3D {
                 if d.first == same3D { same3D += d.count }
@@ -150,30 +167,29 @@ struct FrameMemory {
 
 /// A vertex type whose bits `FrameMemory` compares: 32 or 48 bytes, and which bits of
 /// each 16-byte part are components.
-@usableFromInline
 protocol KeptVertex {
     static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) { get }
 }
 
 extension Vertex3D: KeptVertex {
     /// position (x, y, z, padding), normal (x, y, z, padding), colour.
-    @usableFromInline static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+    static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
         (SIMD4(~0, ~0, ~0, 0), SIMD4(~0, ~0, ~0, 0), SIMD4(repeating: ~0))
     }
 }
 
 extension Vertex2D: KeptVertex {
     /// position (x, y, then padding), colour (the third part is not there).
-    @usableFromInline static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+    static var meaningful: (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
         (SIMD4(~0, ~0, 0, 0), SIMD4(repeating: ~0), .zero)
     }
 }
 
-@inlinable @inline(__always) func bits(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+@inline(__always) func bits(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
     SIMD4(v.x.bitPattern, v.y.bitPattern, v.z.bitPattern, v.w.bitPattern)
 }
 
-@inlinable @inline(__always) func bits(_ m: Mat4) -> SIMD16<UInt32> {
+@inline(__always) func bits(_ m: Mat4) -> SIMD16<UInt32> {
     let a = bits(m.c0), b = bits(m.c1), c = bits(m.c2), d = bits(m.c3)
     return SIMD16(lowHalf: SIMD8(lowHalf: a, highHalf: b), highHalf: SIMD8(lowHalf: c, highHalf: d))
 }

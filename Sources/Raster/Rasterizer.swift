@@ -37,17 +37,14 @@ public final class Rasterizer {
     /// A picture the frame starts from instead of the scene's clear colour (an artwork
     /// background), used when its size is the frame's.
     public var background: PixelBuffer? {
-        didSet {
-            backgroundGeneration &+= 1
-            memory.forget()
-        }
+        didSet { memory.forget() }
     }
-    @usableFromInline var backgroundGeneration = 0
     /// Start a frame from the previous one's picture where the two scenes begin with the same
     /// items (see `FrameMemory`): the same pixels, without drawing those items again. For a
     /// sequence of frames rendered with the same shaders (a video, the live view); off by
     /// default, so that a benchmark of one scene drawn again and again draws all of it.
-    /// Costs a copy of each scene and, at most, one frame of pixels.
+    /// Costs a comparison of each scene with the last, a copy of what is not already kept,
+    /// and one frame of pixels.
     public var reusesUnchangedPrefix = false {
         didSet { if !reusesUnchangedPrefix { memory = FrameMemory() } }
     }
@@ -106,16 +103,14 @@ public final class Rasterizer {
         // one for at least that many items) or the point where this frame keeps one.
         var restore = 0, keepAt = 0
         if reusesUnchangedPrefix {
-            (restore, keepAt) = planReuse(scene, shader2D: shader2D, shader3D: shader3D)
+            (restore, keepAt) = memory.plan(
+                scene, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self), light: shader3D.lambertLight)
         }
         try prepare(scene, from: restore, split: keepAt, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
         let usesDepth = scene.items[restore...].contains {
             if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false
-        }
-        if keepAt > 0 && memory.pixels.count != width * height {
-            memory.pixels = [UInt32](repeating: 0, count: width * height)
         }
         let w = width, h = height
         // Bands of rows; each triangle is binned once into the bands it spans.
@@ -182,38 +177,7 @@ public final class Rasterizer {
             }
         }
         reusedItems = restore
-        if reusesUnchangedPrefix {
-            memory.keep(scene, reused: restore)
-            if keepAt > 0 { memory.split = keepAt }
-        }
-    }
-
-    /// Which leading items of `scene` come from the previous frame's picture (`restore`,
-    /// 0: none) and, when none do, after how many items this frame keeps its picture for
-    /// the next ones (`keepAt`, 0: it keeps none). Items drawn after a kept picture must not
-    /// be 3D (a picture is kept without its depth buffer).
-    @inlinable
-    func planReuse<S2: Shader2D, S3: Shader3D>(_ scene: Scene, shader2D: S2, shader3D: S3) -> (restore: Int, keepAt: Int) {
-        let light = shader3D.lambertLight ?? SIMD3(repeating: .nan)
-        let key = FrameMemory.Key(
-            width: scene.width, height: scene.height, clear: bits(scene.clearColor), background: backgroundGeneration,
-            shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self),
-            light: bits(SIMD4(light, 0)))
-        // The last 3D draw, and everything before it, must be drawn or restored.
-        var after3D = 0
-        for (i, item) in scene.items.enumerated() {
-            if case .draw(let d) = item, d.pipeline == .lit3D { after3D = i + 1 }
-        }
-        let shared = memory.key == key ? memory.sharedItems(with: scene) : 0
-        if memory.key != key { memory.split = 0 }
-        memory.key = key
-        if memory.split > 0 && shared >= memory.split && memory.split >= after3D && memory.pixels.count == scene.width * scene.height {
-            return (memory.split, 0)
-        }
-        if shared >= max(1, after3D) { memory.goal = shared }
-        if memory.goal < after3D || memory.goal > scene.items.count { memory.goal = after3D }
-        memory.split = 0
-        return (0, memory.goal)
+        if reusesUnchangedPrefix { memory.keep(scene, restored: restore, keptAt: keepAt) }
     }
 
     /// Rows per band: a power of two from 32 to 128 (the coarse depth tiles never straddle

@@ -40,9 +40,6 @@ public final class FrameComposer {
         scene.vertices2D.reserveCapacity(120_000)
         scene.vertices3D.reserveCapacity(100_000)
         rasterizer = Rasterizer(threads: settings.threads)
-        // Frames follow one another: the 3D modes redraw only what changed since the last
-        // history row (the transparent path draws each scene twice, over black and white).
-        rasterizer.reusesUnchangedPrefix = !settings.transparent
         let usesArtwork = settings.mode.traits.labels != .none && (settings.artwork.hasPictures || settings.artist != nil)
         var artwork = usesArtwork ? ArtworkLayer(settings.artwork, layout: layout) : nil
         // A portrait cover takes the top: the picture starts under it.
@@ -61,6 +58,9 @@ public final class FrameComposer {
             right.hopHistory = state.hopHistory
             stateRight = right
         }
+        // Frames follow one another: the 3D modes redraw only what changed since the last
+        // history row.
+        reusesFrames = true
     }
 
     /// Advances one video frame toward `target` (the latest analysis frame at or before
@@ -185,8 +185,9 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
-    /// Whether frames start from the previous frame's picture where they can (on, except for
-    /// transparent frames); `specviz bench` turns it off to time frames drawn whole.
+    /// Whether frames start from the previous frame's picture where they can (on; never for
+    /// transparent frames, drawn twice over black and white); `specviz bench` turns it off
+    /// to time frames drawn whole.
     public var reusesFrames: Bool {
         get { rasterizer.reusesUnchangedPrefix }
         set { rasterizer.reusesUnchangedPrefix = newValue && !settings.transparent }

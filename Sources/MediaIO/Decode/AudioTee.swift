@@ -88,7 +88,6 @@ public final class AudioTee {
         return n
     }
 
-    /// Drops frames every active consumer has read.
     /// The least position a consumer still reads from (nil: none reads), without building
     /// an array (every read of every chunk asks).
     private var lowestPosition: Int? {
@@ -97,6 +96,7 @@ public final class AudioTee {
         return low
     }
 
+    /// Drops frames every active consumer has read.
     private func trim() {
         let channels = decoder.channelCount
         let low = min(lowestPosition ?? readEnd, readEnd)
