@@ -22,6 +22,18 @@ static inline int spv_frame_linesize(const AVFrame *f, int i) { return f->linesi
 static inline uint8_t **spv_frame_data_ptr(AVFrame *f) { return f->data; }
 static inline const uint8_t **spv_frame_data_cptr(const AVFrame *f) { return (const uint8_t **)f->extended_data; }
 static inline int *spv_frame_linesize_ptr(AVFrame *f) { return f->linesize; }
+/* Converts rows y..<y+n of a packed picture into the same rows of a yuv420p frame, with a
+   scaler made for pictures of n rows (y even: the chroma rows are y/2 on). */
+static inline int spv_sws_scale_rows_420(struct SwsContext *c, const uint8_t *src, int stride, AVFrame *f, int y, int n) {
+    const uint8_t *from[1] = { src + (ptrdiff_t)y * stride };
+    uint8_t *to[4] = {
+        f->data[0] + (ptrdiff_t)y * f->linesize[0],
+        f->data[1] + (ptrdiff_t)(y / 2) * f->linesize[1],
+        f->data[2] + (ptrdiff_t)(y / 2) * f->linesize[2],
+        NULL,
+    };
+    return sws_scale(c, from, &stride, 0, n, to, f->linesize);
+}
 static inline int spv_fmt_needs_global_header(const AVFormatContext *oc) {
     return (oc->oformat->flags & AVFMT_GLOBALHEADER) != 0;
 }

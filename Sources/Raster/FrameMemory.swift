@@ -27,6 +27,14 @@ struct FrameMemory {
     /// Where the next picture is taken: the shared prefix last seen, kept across a frame
     /// that shares nothing (a new history row), so that the next one can start from it.
     var goal = 0
+    /// The rows each of the previous frame's items touched (`Rasterizer.itemRows`).
+    var itemRows: [SIMD2<Int32>] = []
+    /// Whether the frame being drawn follows the previous one with the same key (its
+    /// changed rows can be worked out), and how many leading items the two share.
+    var follows = false
+    var shared = 0
+    /// An item's rows not worked out (`Rasterizer.itemRows`).
+    @usableFromInline static let unknownRows = SIMD2<Int32>(-1, -1)
 
     struct Key: Equatable {
         var width: Int
@@ -59,7 +67,8 @@ struct FrameMemory {
         for (i, item) in scene.items.enumerated() {
             if case .draw(let d) = item, d.pipeline == .lit3D { after3D = i + 1 }
         }
-        let shared = self.key == key ? sharedItems(with: scene) : 0
+        follows = self.key == key
+        shared = follows ? sharedItems(with: scene) : 0
         if self.key != key { split = 0 }
         self.key = key
         if split > 0 && shared >= split && split >= after3D && pixels.count == scene.width * scene.height {
@@ -72,6 +81,30 @@ struct FrameMemory {
             pixels = [UInt32](repeating: 0, count: scene.width * scene.height)
         }
         return (0, goal)
+    }
+
+    /// Gives the first `count` items of the frame being drawn the rows of the previous
+    /// frame's (they are the same items).
+    @usableFromInline func copyRows(of count: Int, into rows: inout [SIMD2<Int32>]) {
+        for i in 0..<min(count, itemRows.count, rows.count) { rows[i] = itemRows[i] }
+    }
+
+    /// The rows of `scene`'s frame that may differ from the previous frame's (after `plan`,
+    /// before `keep`): those of every item, in either frame, that is not the same as the
+    /// other frame's item at its place. All when the frames do not follow one another or
+    /// an item's rows are not known.
+    @usableFromInline func changedRows(_ scene: Scene, rows: [SIMD2<Int32>]) -> ChangedRows {
+        guard follows else { return .all }
+        var changed = ChangedRows.none
+        for i in shared..<max(items.count, scene.items.count) {
+            let old = i < items.count, new = i < scene.items.count
+            if old && new && same(scene.items[i], scene, items[i]) { continue }
+            let a = old ? itemRows[i] : .zero, b = new ? rows[i] : .zero
+            if a == FrameMemory.unknownRows || b == FrameMemory.unknownRows { return .all }
+            changed.insert(Int(a.x)..<Int(a.y))
+            changed.insert(Int(b.x)..<Int(b.y))
+        }
+        return changed
     }
 
     /// How many leading items `scene` shares with the previous frame, bit for bit (draws:
@@ -140,7 +173,7 @@ struct FrameMemory {
     /// kept after `keptAt` items. When the frame was drawn from the kept picture, its first
     /// `restored` items are the kept ones, vertex for vertex and at the same place: the part
     /// of each vertex array they tile from the start is already here and is not copied again.
-    @usableFromInline mutating func keep(_ scene: Scene, restored: Int, keptAt: Int) {
+    @usableFromInline mutating func keep(_ scene: Scene, rows: [SIMD2<Int32>], restored: Int, keptAt: Int) {
         if keptAt > 0 { split = keptAt }
         var same2D = 0, same3D = 0
         for item in scene.items[..<restored] {
@@ -153,6 +186,8 @@ struct FrameMemory {
         }
         items.removeAll(keepingCapacity: true)
         items.append(contentsOf: scene.items)
+        itemRows.removeAll(keepingCapacity: true)
+        itemRows.append(contentsOf: rows)
         FrameMemory.keep(scene.vertices2D, in: &vertices2D, from: same2D)
         FrameMemory.keep(scene.vertices3D, in: &vertices3D, from: same3D)
     }

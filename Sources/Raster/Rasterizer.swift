@@ -52,6 +52,16 @@ public final class Rasterizer {
     /// Leading items of the last frame taken from the previous frame's picture (0: all drawn).
     public var lastReusedItems: Int { reusedItems }
     @usableFromInline var reusedItems = 0
+    /// The rows of the last frame that may differ from the frame before it (`all` unless
+    /// `reusesUnchangedPrefix` is on and the two frames had the same size, clear colour,
+    /// shaders and background): the rows of every item that is not the same, bit for bit,
+    /// as the previous frame's item at its place, in either frame. Every other pixel saw
+    /// the same items in the same order, so it is the same.
+    public var lastChangedRows: ChangedRows { changedRows }
+    @usableFromInline var changedRows = ChangedRows.all
+    /// Rows lower..<upper that each item of the scene being drawn touches (x == y: none;
+    /// `FrameMemory.unknownRows`: not worked out, for items restored from the kept picture).
+    @usableFromInline var itemRows: [SIMD2<Int32>] = []
 
     @usableFromInline var shaded: [ShadedVertex] = []
     @usableFromInline let triangles = TriangleStore()
@@ -107,6 +117,12 @@ public final class Rasterizer {
                 scene, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self), light: shader3D.lambertLight)
         }
         try prepare(scene, from: restore, split: keepAt, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
+        changedRows = .all
+        if reusesUnchangedPrefix {
+            // The restored items are the previous frame's, at the same rows.
+            memory.copyRows(of: restore, into: &itemRows)
+            changedRows = memory.changedRows(scene, rows: itemRows)
+        }
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
         let usesDepth = scene.items[restore...].contains {
@@ -177,7 +193,7 @@ public final class Rasterizer {
             }
         }
         reusedItems = restore
-        if reusesUnchangedPrefix { memory.keep(scene, restored: restore, keptAt: keepAt) }
+        if reusesUnchangedPrefix { memory.keep(scene, rows: itemRows, restored: restore, keptAt: keepAt) }
     }
 
     /// Rows per band: a power of two from 32 to 128 (the coarse depth tiles never straddle
@@ -234,6 +250,8 @@ public final class Rasterizer {
         placements.removeAll(keepingCapacity: true)
         ops.removeAll(keepingCapacity: true)
         opsSplit = 0
+        itemRows.removeAll(keepingCapacity: true)
+        itemRows.append(contentsOf: repeatElement(FrameMemory.unknownRows, count: scene.items.count))
         for (index, item) in scene.items.enumerated() where index >= first {
             if index == split { opsSplit = ops.count }
             switch item {
@@ -288,11 +306,24 @@ public final class Rasterizer {
                         }
                     }
                 }
+                var rows = SIMD2<Int32>(Int32.max, Int32.min)
+                for r in triangles.rowRanges[start...] {
+                    rows.x = min(rows.x, r.x)
+                    rows.y = max(rows.y, r.y)
+                }
+                itemRows[index] = rows.x <= rows.y ? SIMD2(rows.x, rows.y + 1) : .zero
                 if triangles.count > start { appendOp(.triangles(start..<triangles.count)) }
             case .text(let run):
+                itemRows[index] = .zero
                 guard let provider = glyphProvider else { continue }
                 let start = placements.count
                 layout(run, provider: provider)
+                var rows = SIMD2<Int32>(Int32(height), 0)
+                for p in placements[start...] {
+                    rows.x = min(rows.x, Int32(clamping: max(p.y, 0)))
+                    rows.y = max(rows.y, Int32(clamping: min(p.y + glyphs[p.glyph].height, height)))
+                }
+                itemRows[index] = rows.x < rows.y ? rows : .zero
                 if placements.count > start { appendOp(.glyphs(start..<placements.count)) }
             }
         }

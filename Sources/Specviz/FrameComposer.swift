@@ -185,6 +185,10 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
+    /// The rows of the last frame that may differ from the frame before it
+    /// (`Rasterizer.lastChangedRows`; all for transparent frames).
+    public var lastChangedRows: ChangedRows { settings.transparent ? .all : rasterizer.lastChangedRows }
+
     /// Whether frames start from the previous frame's picture where they can (on; never for
     /// transparent frames, drawn twice over black and white); `specviz bench` turns it off
     /// to time frames drawn whole.

@@ -91,13 +91,19 @@ public final class RenderJob {
         return picture
     }
 
+    /// A frame on its way to the sink, with the rows that may differ from the one before.
+    struct Rendered {
+        var picture: PixelBuffer
+        var changed: ChangedRows
+    }
+
     /// Renders every frame of [from, to) into `sink`, then finishes it. On any error the sink
     /// is cancelled (no partial output) and the error rethrown.
     public func run(into sink: FrameSink) throws {
         let first = Int(min((from * Double(settings.fps)).rounded(), Double(Int32.max)))
         let total = frameCount
         let free = BlockingQueue<PixelBuffer>(capacity: 3)
-        let full = BlockingQueue<Result<PixelBuffer, Error>?>(capacity: 3)
+        let full = BlockingQueue<Result<Rendered, Error>?>(capacity: 3)
         for _ in 0..<3 { free.push(PixelBuffer(width: settings.width, height: settings.height)) }
         let stop = Locked(false)
 
@@ -117,7 +123,7 @@ public final class RenderJob {
                     guard try step(k) else { break }
                     var picture = free.pop()
                     try composer.render(into: &picture)
-                    full.push(.success(picture))
+                    full.push(.success(Rendered(picture: picture, changed: composer.lastChangedRows)))
                     k += 1
                 }
                 finishedReading()
@@ -137,10 +143,11 @@ public final class RenderJob {
             switch item {
             case .failure(let e):
                 failure = e
-            case .success(let picture):
+            case .success(let frame):
+                let picture = frame.picture
                 if failure == nil && !cancelled() {
                     do {
-                        try sink.write(picture, index: written)
+                        try sink.write(picture, index: written, changed: frame.changed)
                         written += 1
                         progress?(written, total)
                     } catch {

@@ -47,6 +47,9 @@ final class OffsetFrameSink: FrameSink {
     let offset: Int
     init(_ base: FrameSink, offset: Int) { self.base = base; self.offset = offset }
     func write(_ frame: PixelBuffer, index: Int) throws { try base.write(frame, index: index + offset) }
+    func write(_ frame: PixelBuffer, index: Int, changed: ChangedRows) throws {
+        try base.write(frame, index: index + offset, changed: changed)
+    }
     func finish() throws { try base.finish() }
     func cancel() { base.cancel() }
 }

@@ -1,4 +1,5 @@
 import Geometry
+import MediaIO
 import Raster
 import ShadersCPU
 import Specviz
@@ -65,6 +66,58 @@ final class FrameReuseTests: XCTestCase {
             case .surface, .surfacePlus, .spectrogram:
                 // A new history row every 3rd frame; flashes and other changes cost a few more.
                 XCTAssertGreaterThanOrEqual(reused, frames / 2, "\(name): \(reused) of \(frames) frames reused")
+            default:
+                break
+            }
+        }
+    }
+
+    /// The rows a frame reports as changed (`lastChangedRows`, which lets the video encoder
+    /// convert only those) hold every pixel that differs from the frame before; with labels
+    /// and overlays on, the frames between two history rows report a small part of the frame.
+    func testChangedRowsHoldEveryPixelThatChanged() throws {
+        let font = try FreeTypeFont()
+        let rate = 44100
+        let clicks = ClickTracks.clicks(bpm: 120, seconds: 3, sampleRate: rate)
+        let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
+        let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
+        for (mode, fullResolution) in VisualizationMode.allCases.map({ ($0, false) }) + [(.spectrogram, true)] {
+            var s = settings(mode, width: 320, height: 180, threads: 2)
+            s.labels = true
+            s.tempoOverlay = true
+            s.tunerOverlay = true
+            s.fullResolutionSpectrogram = fullResolution
+            let name = fullResolution ? "full-resolution spectrogram" : "\(mode)"
+            let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: font)
+            var picture = PixelBuffer(width: s.width, height: s.height)
+            var previous: [UInt32]? = nil
+            var reportedRows = 0, changedRows = 0, frames = 0
+            for k in 30..<66 {
+                try job.advance(toFrame: k)
+                try job.composer.render(into: &picture)
+                let changed = job.composer.lastChangedRows
+                var listed = [Bool](repeating: changed.isAll, count: s.height)
+                changed.forEach { r in for y in max(0, r.lowerBound)..<min(s.height, r.upperBound) { listed[y] = true } }
+                if let previous {
+                    var missed = 0
+                    for y in 0..<s.height {
+                        let row = y * s.width..<(y + 1) * s.width
+                        let differs = picture.pixels[row] != previous[row]
+                        if differs { changedRows += 1 }
+                        if differs && !listed[y] { missed += 1 }
+                    }
+                    XCTAssertEqual(missed, 0, "\(name), frame \(k): \(missed) rows changed but were not reported")
+                    reportedRows += changed.rowCount(height: s.height)
+                    frames += 1
+                } else {
+                    XCTAssertTrue(changed.isAll, "\(name): the first frame is all new")
+                }
+                previous = picture.pixels
+            }
+            XCTAssertGreaterThan(changedRows, 0, "\(name): the frames change")
+            switch mode {
+            case .surface, .surfacePlus, .spectrogram, .tuner:
+                XCTAssertLessThan(reportedRows, frames * s.height / 2, "\(name): \(reportedRows) rows reported over \(frames) frames")
             default:
                 break
             }

@@ -12,9 +12,16 @@ import SpecvizCore
 /// Two stages overlap: `write` converts on the caller's thread into one of three pooled
 /// frames, and an encoder thread feeds them to x264 (which has its own threads) and the
 /// muxer, encoding the sound alongside. So the colour conversion never holds up x264.
+/// Told which rows changed (`write(_:index:changed:)`), `write` converts only the bands
+/// that changed since the pooled frame's last picture: most frames of the 3D modes change
+/// in the waveform strip and the overlays alone.
 public final class VideoEncoder: FrameSink {
-    /// A pooled YUV frame passed between the two stages.
-    struct Slot: @unchecked Sendable { let frame: UnsafeMutablePointer<AVFrame> }
+    /// A pooled YUV frame passed between the two stages, and the index of the frame it
+    /// holds (-1: none yet).
+    struct Slot: @unchecked Sendable {
+        let frame: UnsafeMutablePointer<AVFrame>
+        var holds = -1
+    }
     static let poolSize = 3
 
     public struct Options: @unchecked Sendable {
@@ -51,6 +58,13 @@ public final class VideoEncoder: FrameSink {
     var video: UnsafeMutablePointer<AVCodecContext>?
     var videoStream: UnsafeMutablePointer<AVStream>?
     var scaler: OpaquePointer?
+    /// Converts rows that changed (yuv420p only): bands of `bandRows` rows, and the last
+    /// band when it is shorter.
+    var bandScaler: OpaquePointer?
+    var lastBandScaler: OpaquePointer?
+    var pixFmt = AV_PIX_FMT_YUV420P
+    /// The changed rows of the last frames written, frame k at k % count.
+    var recentChanges = [ChangedRows](repeating: .all, count: VideoEncoder.poolSize + 1)
     var frames: [UnsafeMutablePointer<AVFrame>] = []
     let free = BlockingQueue<Slot>(capacity: VideoEncoder.poolSize)
     let work = BlockingQueue<Slot?>(capacity: VideoEncoder.poolSize)
@@ -158,6 +172,12 @@ public final class VideoEncoder: FrameSink {
         }
 
         scaler = try VideoEncoder.makeScaler(width: options.width, height: options.height, to: pixFmt)
+        self.pixFmt = pixFmt
+        if pixFmt == AV_PIX_FMT_YUV420P {
+            let band = VideoEncoder.bandRows, h = options.height
+            if h >= band { bandScaler = try VideoEncoder.makeScaler(width: options.width, height: band, to: pixFmt) }
+            if h % band != 0 { lastBandScaler = try VideoEncoder.makeScaler(width: options.width, height: h % band, to: pixFmt) }
+        }
         for _ in 0..<VideoEncoder.poolSize {
             let f = av_frame_alloc()!
             frames.append(f)
@@ -241,27 +261,73 @@ public final class VideoEncoder: FrameSink {
 
     /// Encodes one frame (frames must arrive in order, all of the configured size).
     public func write(_ frame: PixelBuffer, index: Int) throws {
+        try write(frame, index: index, changed: .all)
+    }
+
+    /// Encodes one frame, converting only the rows that changed since the frame its pooled
+    /// YUV frame last held (`changed`: since the frame written before this one).
+    public func write(_ frame: PixelBuffer, index: Int, changed: ChangedRows) throws {
         guard frame.width == options.width, frame.height == options.height else {
             throw MediaError("frame size \(frame.width)x\(frame.height) differs from the video's")
         }
         guard encoderThread != nil, !finished else { throw MediaError("encoder is closed") }
         if let error = failure.value { throw error }
-        let slot = free.pop()
+        var slot = free.pop()
         let f = slot.frame
         do {
+            // (A frame x264 still holds is copied first: its picture stays.)
             try avCheck(av_frame_make_writable(f), "av_frame_make_writable", path, path: path)
+            recentChanges[framesWritten % recentChanges.count] = changed
+            convert(frame, into: f, changed: changedRows(since: slot.holds))
         } catch {
+            slot.holds = -1
             free.push(slot)
             throw error
         }
-        frame.pixels.withUnsafeBytes { raw in
-            var src: UnsafePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var stride = Int32(frame.width * 4)
-            _ = sws_scale(scaler, &src, &stride, 0, Int32(frame.height), spv_frame_data_ptr(f), spv_frame_linesize_ptr(f))
-        }
+        slot.holds = framesWritten
         f.pointee.pts = Int64(framesWritten)
         framesWritten += 1
         work.push(slot)
+    }
+
+    /// Rows per band of a partial conversion: a multiple of 16, so that every band starts
+    /// on the same chroma row and dither row as in a whole conversion (the same bytes,
+    /// checked by `ChangedRowsEncodeTests`), and long enough to cost no more per row.
+    static let bandRows = 32
+
+    /// The rows that changed from frame `held` to the frame being written (all when `held`
+    /// is too old or none).
+    private func changedRows(since held: Int) -> ChangedRows {
+        guard held >= 0, framesWritten - held < recentChanges.count else { return .all }
+        var rows = ChangedRows.none
+        for k in (held + 1)...framesWritten { rows.formUnion(recentChanges[k % recentChanges.count]) }
+        return rows
+    }
+
+    /// Converts `frame` into `f`: the bands holding `rows` when they are a small part of
+    /// the frame and the output is yuv420p, the whole frame otherwise.
+    private func convert(_ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, changed rows: ChangedRows) {
+        let h = frame.height, band = VideoEncoder.bandRows
+        let partial = pixFmt == AV_PIX_FMT_YUV420P && !rows.isAll && rows.rowCount(height: h) * 3 < h * 2
+        frame.pixels.withUnsafeBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var stride = Int32(frame.width * 4)
+            guard partial else {
+                var src: UnsafePointer<UInt8>? = base
+                _ = sws_scale(scaler, &src, &stride, 0, Int32(h), spv_frame_data_ptr(f), spv_frame_linesize_ptr(f))
+                return
+            }
+            var next = 0 // the first band not converted yet
+            rows.forEach { r in
+                var b = max(next, max(0, r.lowerBound) / band)
+                while b * band < min(r.upperBound, h) {
+                    let y = b * band, n = min(band, h - y)
+                    _ = spv_sws_scale_rows_420(n == band ? bandScaler : lastBandScaler, base, stride, f, Int32(y), Int32(n))
+                    b += 1
+                }
+                next = b
+            }
+        }
     }
 
     private func drainVideo() throws {
@@ -310,7 +376,8 @@ public final class VideoEncoder: FrameSink {
     private func release() {
         stopEncoderThread()
         audio = nil
-        if scaler != nil { sws_freeContext(scaler); scaler = nil }
+        for s in [scaler, bandScaler, lastBandScaler] where s != nil { sws_freeContext(s) }
+        (scaler, bandScaler, lastBandScaler) = (nil, nil, nil)
         for i in frames.indices { var f: UnsafeMutablePointer<AVFrame>? = frames[i]; av_frame_free(&f) }
         frames.removeAll()
         if packet != nil { av_packet_free(&packet) }
