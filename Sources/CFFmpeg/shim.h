@@ -34,6 +34,14 @@ static inline int spv_sws_scale_rows_420(struct SwsContext *c, const uint8_t *sr
     };
     return sws_scale(c, from, &stride, 0, n, to, f->linesize);
 }
+/* Copies rows y..<y+n of one yuv420p frame into another of the same size (y even). */
+static inline void spv_copy_rows_420(AVFrame *to, const AVFrame *from, int y, int n) {
+    for (int p = 0; p < 3; p++) {
+        int r = p ? y / 2 : y, rows = p ? (y + n + 1) / 2 - y / 2 : n, bytes = p ? (to->width + 1) / 2 : to->width;
+        av_image_copy_plane(to->data[p] + (ptrdiff_t)r * to->linesize[p], to->linesize[p],
+                            from->data[p] + (ptrdiff_t)r * from->linesize[p], from->linesize[p], bytes, rows);
+    }
+}
 static inline int spv_fmt_needs_global_header(const AVFormatContext *oc) {
     return (oc->oformat->flags & AVFMT_GLOBALHEADER) != 0;
 }

@@ -65,6 +65,12 @@ public final class VideoEncoder: FrameSink {
     var pixFmt = AV_PIX_FMT_YUV420P
     /// The changed rows of the last frames written, frame k at k % count.
     var recentChanges = [ChangedRows](repeating: .all, count: VideoEncoder.poolSize + 1)
+    /// The pooled frame holding the last frame written (nil: none). The encoder thread only
+    /// reads it, and it comes back to `write` only after this one has been filled.
+    var lastFrame: UnsafeMutablePointer<AVFrame>?
+    /// What each band of the frame being written needs (`BandWork`), reused.
+    var bandWork: [BandWork] = []
+    enum BandWork: UInt8 { case keep, copy, convert }
     var frames: [UnsafeMutablePointer<AVFrame>] = []
     let free = BlockingQueue<Slot>(capacity: VideoEncoder.poolSize)
     let work = BlockingQueue<Slot?>(capacity: VideoEncoder.poolSize)
@@ -278,13 +284,14 @@ public final class VideoEncoder: FrameSink {
             // (A frame x264 still holds is copied first: its picture stays.)
             try avCheck(av_frame_make_writable(f), "av_frame_make_writable", path, path: path)
             recentChanges[framesWritten % recentChanges.count] = changed
-            convert(frame, into: f, changed: changedRows(since: slot.holds))
+            convert(frame, into: f, held: slot.holds)
         } catch {
             slot.holds = -1
             free.push(slot)
             throw error
         }
         slot.holds = framesWritten
+        lastFrame = f
         f.pointee.pts = Int64(framesWritten)
         framesWritten += 1
         work.push(slot)
@@ -295,37 +302,53 @@ public final class VideoEncoder: FrameSink {
     /// checked by `ChangedRowsEncodeTests`), and long enough to cost no more per row.
     static let bandRows = 32
 
-    /// The rows that changed from frame `held` to the frame being written (all when `held`
-    /// is too old or none).
-    private func changedRows(since held: Int) -> ChangedRows {
-        guard held >= 0, framesWritten - held < recentChanges.count else { return .all }
-        var rows = ChangedRows.none
-        for k in (held + 1)...framesWritten { rows.formUnion(recentChanges[k % recentChanges.count]) }
-        return rows
-    }
-
-    /// Converts `frame` into `f`: the bands holding `rows` when they are a small part of
-    /// the frame and the output is yuv420p, the whole frame otherwise.
-    private func convert(_ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, changed rows: ChangedRows) {
+    /// Fills `f`, which holds frame `held` (-1: nothing), with `frame` (number
+    /// `framesWritten`). For yuv420p, when few rows changed since the last frame, only the
+    /// bands that did are converted; those that changed between `held` and the last frame
+    /// are copied from the last frame's pooled frame (a plane copy is several times cheaper
+    /// than a conversion), and the rest are already right. Otherwise the whole frame is
+    /// converted.
+    private func convert(_ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, held: Int) {
         let h = frame.height, band = VideoEncoder.bandRows
-        let partial = pixFmt == AV_PIX_FMT_YUV420P && !rows.isAll && rows.rowCount(height: h) * 3 < h * 2
+        let changed = recentChanges[framesWritten % recentChanges.count]
+        let stride = Int32(frame.width * 4)
+        let partial = pixFmt == AV_PIX_FMT_YUV420P && !changed.isAll && changed.rowCount(height: h) * 3 < h * 2
+        guard partial, let last = lastFrame, last != f else {
+            frame.pixels.withUnsafeBytes { raw in
+                var src: UnsafePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                var stride = stride
+                _ = sws_scale(scaler, &src, &stride, 0, Int32(h), spv_frame_data_ptr(f), spv_frame_linesize_ptr(f))
+            }
+            return
+        }
+        // Bands that changed since `held` (all when it is too old) are copied, unless they
+        // changed in this frame: those are converted.
+        let bands = (h + band - 1) / band
+        let stale = held >= 0 && framesWritten - held < recentChanges.count
+        bandWork.removeAll(keepingCapacity: true)
+        bandWork.append(contentsOf: repeatElement(stale ? .keep : .copy, count: bands))
+        func mark(_ rows: ChangedRows, _ work: BandWork) {
+            rows.forEach { r in
+                let lo = max(0, r.lowerBound) / band, hi = min(bands, (min(r.upperBound, h) + band - 1) / band)
+                for b in lo..<max(lo, hi) where work.rawValue > bandWork[b].rawValue { bandWork[b] = work }
+            }
+        }
+        if stale {
+            for k in (held + 1)..<framesWritten { mark(recentChanges[k % recentChanges.count], .copy) }
+        }
+        mark(changed, .convert)
         frame.pixels.withUnsafeBytes { raw in
             let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var stride = Int32(frame.width * 4)
-            guard partial else {
-                var src: UnsafePointer<UInt8>? = base
-                _ = sws_scale(scaler, &src, &stride, 0, Int32(h), spv_frame_data_ptr(f), spv_frame_linesize_ptr(f))
-                return
-            }
-            var next = 0 // the first band not converted yet
-            rows.forEach { r in
-                var b = max(next, max(0, r.lowerBound) / band)
-                while b * band < min(r.upperBound, h) {
-                    let y = b * band, n = min(band, h - y)
+            for b in 0..<bands {
+                let y = b * band, n = min(band, h - y)
+                switch bandWork[b] {
+                case .keep:
+                    break
+                case .copy:
+                    spv_copy_rows_420(f, last, Int32(y), Int32(n))
+                case .convert:
                     _ = spv_sws_scale_rows_420(n == band ? bandScaler : lastBandScaler, base, stride, f, Int32(y), Int32(n))
-                    b += 1
                 }
-                next = b
             }
         }
     }
