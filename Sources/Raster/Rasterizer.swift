@@ -59,6 +59,13 @@ public final class Rasterizer {
     /// the same items in the same order, so it is the same.
     public var lastChangedRows: ChangedRows { changedRows }
     @usableFromInline var changedRows = ChangedRows.all
+    /// The frame the last `render` drew, for the caller to keep with the picture and hand
+    /// back (`holding`) when it draws into that picture again.
+    public var lastFrameStamp: FrameStamp { FrameStamp(rasterizer: identity, frame: framesDrawn) }
+    @usableFromInline let identity = UInt64.random(in: 1...UInt64.max)
+    @usableFromInline var framesDrawn = 0
+    /// The changed rows of the last frames drawn, frame k at k % count.
+    @usableFromInline var recentChanges = [ChangedRows](repeating: .all, count: 4)
     /// Rows lower..<upper that each item of the scene being drawn touches (x == y: none;
     /// `FrameMemory.unknownRows`: not worked out, for items restored from the kept picture).
     @usableFromInline var itemRows: [SIMD2<Int32>] = []
@@ -94,9 +101,13 @@ public final class Rasterizer {
     /// Renders `scene` into `target` (resized to the scene's size if needed).
     /// Throws `RenderError` for a draw that cannot be drawn: a range outside the vertex
     /// arrays, a vertex count that is not a multiple of 3, or a non-finite vertex.
+    ///
+    /// - Parameter held: the frame `target` holds, untouched since this rasteriser drew it
+    ///   (its `lastFrameStamp` then). The bands of rows that have not changed since are left
+    ///   as they are, unless the frame keeps a picture for the next ones.
     @inlinable
     public func render<S2: Shader2D, S3: Shader3D>(
-        _ scene: Scene, into target: inout PixelBuffer,
+        _ scene: Scene, into target: inout PixelBuffer, holding held: FrameStamp? = nil,
         shader2D: S2, shader3D: S3,
         glyphProvider: GlyphProvider? = nil
     ) throws {
@@ -122,6 +133,16 @@ public final class Rasterizer {
             // The restored items are the previous frame's, at the same rows.
             memory.copyRows(of: restore, into: &itemRows)
             changedRows = memory.changedRows(scene, rows: itemRows)
+        }
+        framesDrawn += 1
+        recentChanges[framesDrawn % recentChanges.count] = changedRows
+        // The rows `target` must be drawn in: those changed since the frame it holds.
+        var stale = ChangedRows.all
+        if let held, held.rasterizer == identity, keepAt == 0, held.frame < framesDrawn,
+            framesDrawn - held.frame < recentChanges.count
+        {
+            stale = .none
+            for k in (held.frame + 1)...framesDrawn { stale.formUnion(recentChanges[k % recentChanges.count]) }
         }
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
@@ -151,6 +172,10 @@ public final class Rasterizer {
                                 var band = worker
                                 while band < bands {
                                     let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
+                                    if !stale.intersects(y0..<y1) {
+                                        band += workers
+                                        continue
+                                    }
                                     if restore > 0, let kept {
                                         (pxBase + y0 * w).update(from: kept + y0 * w, count: (y1 - y0) * w)
                                     } else if let backdrop {
@@ -194,6 +219,12 @@ public final class Rasterizer {
         }
         reusedItems = restore
         if reusesUnchangedPrefix { memory.keep(scene, rows: itemRows, restored: restore, keptAt: keepAt) }
+    }
+
+    /// Which frame of which rasteriser a picture holds (`Rasterizer.lastFrameStamp`).
+    public struct FrameStamp: Sendable, Equatable {
+        @usableFromInline let rasterizer: UInt64
+        @usableFromInline let frame: Int
     }
 
     /// Rows per band: a power of two from 32 to 128 (the coarse depth tiles never straddle

@@ -174,11 +174,20 @@ public final class FrameComposer {
     var modeFlashes: Bool { settings.mode.traits.overlays && settings.tempoOverlay }
 
     /// Builds and rasterises the current state into `picture`.
-    public func render(into picture: inout PixelBuffer) throws {
+    ///
+    /// - Parameter held: the frame `picture` holds, untouched since this composer drew it
+    ///   (its `lastFrameStamp` then): the rows that have not changed since are left alone.
+    public func render(into picture: inout PixelBuffer, holding held: Rasterizer.FrameStamp? = nil) throws {
         let start = monotonicSeconds()
         buildScene()
-        try rasterizeScene(into: &picture)
+        try rasterizeScene(into: &picture, holding: held)
         lastRenderSeconds = monotonicSeconds() - start
+    }
+
+    /// The frame the last `render` drew, to hand back with its picture (nil when a frame
+    /// cannot be redrawn in part: transparent frames, artwork drawn over the picture).
+    public var lastFrameStamp: Rasterizer.FrameStamp? {
+        settings.transparent || artwork != nil ? nil : rasterizer.lastFrameStamp
     }
 
     /// Leading items of the last frame that came from the previous frame's picture instead
@@ -198,9 +207,11 @@ public final class FrameComposer {
     }
 
     /// Rasterises the scene last built by `buildScene()`.
-    public func rasterizeScene(into picture: inout PixelBuffer) throws {
+    public func rasterizeScene(into picture: inout PixelBuffer, holding held: Rasterizer.FrameStamp? = nil) throws {
         if settings.transparent { return try rasterizeTransparent(into: &picture) }
-        try rasterizer.render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
+        try rasterizer.render(
+            scene, into: &picture, holding: artwork == nil ? held : nil, shader2D: FlatShader(), shader3D: LitShader(),
+            glyphProvider: glyphs)
         artwork?.drawOver(&picture)
     }
 

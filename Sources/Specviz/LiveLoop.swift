@@ -1,5 +1,6 @@
 import Analysis
 import Geometry
+import Raster
 import SpecvizCore
 
 /// The real-time loop of `specviz render --live` and `specviz live` (seed 000: animation
@@ -45,6 +46,8 @@ public final class LiveLoop {
     public private(set) var shownTimes: [Double] = []
 
     private var picture: PixelBuffer
+    /// The frame `picture` holds, as the composer drew it (nil: dimmed, resized or none).
+    private var held: Rasterizer.FrameStamp?
     private var quit = false
     private var rebuild = false
 
@@ -102,7 +105,8 @@ public final class LiveLoop {
             let start = clock.now()
             let work = monotonicSeconds(), cpu = threadCPUSeconds() // the frame's real cost, whatever the clock
             try stepState(time: min(t, heard))
-            try composer.render(into: &picture)
+            try composer.render(into: &picture, holding: held)
+            held = composer.lastFrameStamp
             try display.write(picture, index: stats.shown)
             stats.record(frameSeconds: monotonicSeconds() - work, cpuSeconds: threadCPUSeconds() - cpu)
             if recordTimes { shownTimes.append(min(t, heard)) }
@@ -151,6 +155,7 @@ public final class LiveLoop {
         rebuild = false
         pipeline.rebuild(settings: settings, glyphs: glyphs)
         picture.resize(width: settings.width, height: settings.height)
+        held = nil
         if paused { showDimmed() }
     }
 
@@ -165,6 +170,7 @@ public final class LiveLoop {
 
     /// The paused picture: the current state at 35% brightness (seed 000's power button).
     private func showDimmed() {
+        held = nil
         guard (try? composer.render(into: &picture)) != nil else { return }
         picture.pixels.withUnsafeMutableBufferPointer { px in
             for i in 0..<px.count {

@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import Geometry
+import Raster
 import SpecvizCore
 
 /// An offline render: audio source → analysis → frames → sink, with rendering on its own
@@ -91,10 +92,12 @@ public final class RenderJob {
         return picture
     }
 
-    /// A frame on its way to the sink, with the rows that may differ from the one before.
+    /// A frame on its way to the sink, with the rows that may differ from the one before
+    /// and the frame it is (to draw the next frame into this picture in part).
     struct Rendered {
         var picture: PixelBuffer
         var changed: ChangedRows
+        var stamp: Rasterizer.FrameStamp?
     }
 
     /// Renders every frame of [from, to) into `sink`, then finishes it. On any error the sink
@@ -102,9 +105,10 @@ public final class RenderJob {
     public func run(into sink: FrameSink) throws {
         let first = Int(min((from * Double(settings.fps)).rounded(), Double(Int32.max)))
         let total = frameCount
-        let free = BlockingQueue<PixelBuffer>(capacity: 3)
+        // Pictures come back with the frame they hold.
+        let free = BlockingQueue<(PixelBuffer, Rasterizer.FrameStamp?)>(capacity: 3)
         let full = BlockingQueue<Result<Rendered, Error>?>(capacity: 3)
-        for _ in 0..<3 { free.push(PixelBuffer(width: settings.width, height: settings.height)) }
+        for _ in 0..<3 { free.push((PixelBuffer(width: settings.width, height: settings.height), nil)) }
         let stop = Locked(false)
 
         let producer = Thread { [self] in
@@ -121,9 +125,10 @@ public final class RenderJob {
                 while !stop.value && !cancelled() {
                     if let total, k - first >= total { break }
                     guard try step(k) else { break }
-                    var picture = free.pop()
-                    try composer.render(into: &picture)
-                    full.push(.success(Rendered(picture: picture, changed: composer.lastChangedRows)))
+                    var (picture, held) = free.pop()
+                    try composer.render(into: &picture, holding: held)
+                    full.push(
+                        .success(Rendered(picture: picture, changed: composer.lastChangedRows, stamp: composer.lastFrameStamp)))
                     k += 1
                 }
                 finishedReading()
@@ -155,7 +160,7 @@ public final class RenderJob {
                     }
                 }
                 if failure != nil || cancelled() { stop.update { $0 = true } }
-                free.push(picture)
+                free.push((picture, frame.stamp))
             }
             if case .failure = item { break }
         }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Geometry
 import MediaIO
+import Raster
 import Specviz
 import SpecvizCore
 
@@ -75,9 +76,11 @@ struct BenchCommand: ParsableCommand {
             var s = RenderSettings()
             s.mode = mode; s.width = w; s.height = h
             // The frames of a render (each starting from the previous one's picture where the
-            // two begin alike), then the same frames drawn whole.
+            // two begin alike, into three pictures in turn, each drawn only where it changed
+            // since the frame it holds), then the same frames drawn whole.
             var times: [(geometry: Double, raster: Double)] = []
             var picture = PixelBuffer(width: w, height: h)
+            var pool = (0..<3).map { _ in (PixelBuffer(width: w, height: h), Rasterizer.FrameStamp?.none) }
             var tris = 0
             for reuse in [true, false] {
                 let job = RenderJob(source: try AudioDecoder(path: input), settings: s, glyphs: glyphs)
@@ -90,8 +93,11 @@ struct BenchCommand: ParsableCommand {
                     let a = monotonicSeconds()
                     job.composer.buildScene()
                     let b = monotonicSeconds()
-                    try job.composer.rasterizeScene(into: &picture)
+                    var held: Rasterizer.FrameStamp?
+                    (picture, held) = pool.removeFirst()
+                    try job.composer.rasterizeScene(into: &picture, holding: reuse ? held : nil)
                     let c = monotonicSeconds()
+                    pool.append((picture, job.composer.lastFrameStamp))
                     if k > 2 { geometry += b - a; raster += c - b }
                 }
                 let m = Double(n - 3)

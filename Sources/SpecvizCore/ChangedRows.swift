@@ -9,9 +9,9 @@ public struct ChangedRows: Sendable, Equatable {
     /// How many separate ranges it holds before neighbours merge.
     public static let capacity = 8
     /// Bounds of range i: lower[i]..<upper[i], for i < count, sorted and disjoint.
-    private var lower = SIMD8<Int32>(repeating: 0)
-    private var upper = SIMD8<Int32>(repeating: 0)
-    private var used = 0
+    @usableFromInline var lower = SIMD8<Int32>(repeating: 0)
+    @usableFromInline var upper = SIMD8<Int32>(repeating: 0)
+    @usableFromInline var used = 0
     /// Every row (unknown, or a frame drawn whole).
     public private(set) var isAll: Bool
 
@@ -30,6 +30,14 @@ public struct ChangedRows: Sendable, Equatable {
     public func forEach(_ body: (Range<Int>) throws -> Void) rethrows {
         guard !isAll else { return }
         for i in 0..<used { try body(Int(lower[i])..<Int(upper[i])) }
+    }
+
+    /// Whether any of `rows` is in it.
+    @inlinable
+    public func intersects(_ rows: Range<Int>) -> Bool {
+        if isAll { return !rows.isEmpty }
+        for i in 0..<used where Int(lower[i]) < rows.upperBound && rows.lowerBound < Int(upper[i]) { return true }
+        return false
     }
 
     /// How many of rows 0..<height it covers.

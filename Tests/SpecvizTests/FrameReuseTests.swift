@@ -14,9 +14,9 @@ import XCTest
 /// the frames between two history rows.
 final class FrameReuseTests: XCTestCase {
     /// The scene drawn whole by a rasteriser that keeps nothing.
-    func whole(_ scene: Scene) throws -> [UInt32] {
+    func whole(_ scene: Scene, glyphs: GlyphProvider? = nil) throws -> [UInt32] {
         var picture = PixelBuffer(width: scene.width, height: scene.height)
-        try Rasterizer(threads: 2).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader())
+        try Rasterizer(threads: 2).render(scene, into: &picture, shader2D: FlatShader(), shader3D: LitShader(), glyphProvider: glyphs)
         return picture.pixels
     }
 
@@ -45,7 +45,7 @@ final class FrameReuseTests: XCTestCase {
         let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
         // Every mode, and the full-resolution spectrogram (the command line's default).
         for (mode, fullResolution) in VisualizationMode.allCases.map({ ($0, false) }) + [(.spectrogram, true)] {
-            // 203 px: not a multiple of 8 (blocks meet the right edge); bands of 32 rows.
+            // 203 px: not a multiple of 8 (blocks meet the right edge); one band of 128 rows.
             var s = settings(mode, width: 203, height: 117, threads: 2)
             s.tempoOverlay = true
             s.tunerOverlay = true
@@ -75,6 +75,9 @@ final class FrameReuseTests: XCTestCase {
     /// The rows a frame reports as changed (`lastChangedRows`, which lets the video encoder
     /// convert only those) hold every pixel that differs from the frame before; with labels
     /// and overlays on, the frames between two history rows report a small part of the frame.
+    /// Drawn as a render does, into three pictures in turn, each handed back with the frame
+    /// it holds so that only the bands changed since are drawn: every frame must still be
+    /// the scene drawn whole.
     func testChangedRowsHoldEveryPixelThatChanged() throws {
         let font = try FreeTypeFont()
         let rate = 44100
@@ -82,19 +85,23 @@ final class FrameReuseTests: XCTestCase {
         let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
         let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
         for (mode, fullResolution) in VisualizationMode.allCases.map({ ($0, false) }) + [(.spectrogram, true)] {
-            var s = settings(mode, width: 320, height: 180, threads: 2)
+            // 1040 px: bands of 64 rows, three of them.
+            var s = settings(mode, width: 1040, height: 150, threads: 2)
             s.labels = true
             s.tempoOverlay = true
             s.tunerOverlay = true
             s.fullResolutionSpectrogram = fullResolution
             let name = fullResolution ? "full-resolution spectrogram" : "\(mode)"
             let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: font)
-            var picture = PixelBuffer(width: s.width, height: s.height)
+            var pool = (0..<3).map { _ in (PixelBuffer(width: s.width, height: s.height), Rasterizer.FrameStamp?.none) }
             var previous: [UInt32]? = nil
             var reportedRows = 0, changedRows = 0, frames = 0
-            for k in 30..<66 {
+            for k in 30..<54 {
                 try job.advance(toFrame: k)
-                try job.composer.render(into: &picture)
+                var (picture, held) = pool.removeFirst()
+                try job.composer.render(into: &picture, holding: held)
+                pool.append((picture, job.composer.lastFrameStamp))
+                assertSame(picture.pixels, try whole(job.composer.scene, glyphs: font), "\(name), frame \(k)")
                 let changed = job.composer.lastChangedRows
                 var listed = [Bool](repeating: changed.isAll, count: s.height)
                 changed.forEach { r in for y in max(0, r.lowerBound)..<min(s.height, r.upperBound) { listed[y] = true } }
@@ -122,6 +129,37 @@ final class FrameReuseTests: XCTestCase {
                 break
             }
         }
+    }
+
+    /// Handed back with the frame it holds, a picture keeps the bands that have not changed
+    /// since: a mark left in the top band (the mesh's) survives the frames between two
+    /// history rows, and the frames that take a row draw over it.
+    func testUnchangedBandsOfAHeldPictureAreLeftAlone() throws {
+        let rate = 44100
+        let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
+        let s = settings(.surfacePlus, width: 1040, height: 150, threads: 2)
+        let job = RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil)
+        var picture = PixelBuffer(width: s.width, height: s.height)
+        var held: Rasterizer.FrameStamp? = nil
+        let mark: UInt32 = 0xFF12_3456
+        var kept = 0, redrawn = 0
+        for k in 40..<58 {
+            try job.advance(toFrame: k)
+            try job.composer.render(into: &picture, holding: held)
+            held = job.composer.lastFrameStamp
+            var expected = try whole(job.composer.scene)
+            if picture.pixels[0] == mark {
+                XCTAssertGreaterThan(job.composer.lastReusedItems, 0, "frame \(k): only a frame between history rows keeps the band")
+                expected[0] = mark
+                kept += 1
+            } else if k > 40 {
+                redrawn += 1
+            }
+            assertSame(picture.pixels, expected, "frame \(k)")
+            picture.pixels[0] = mark
+        }
+        XCTAssertGreaterThanOrEqual(kept, 10, "frames that left the top band alone")
+        XCTAssertGreaterThanOrEqual(redrawn, 5, "frames that took a history row")
     }
 
     /// The 3D draws are reused on the frames between two history rows, and only there.
