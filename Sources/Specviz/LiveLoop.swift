@@ -106,8 +106,10 @@ public final class LiveLoop {
             let work = monotonicSeconds(), cpu = threadCPUSeconds() // the frame's real cost, whatever the clock
             try stepState(time: min(t, heard))
             try composer.render(into: &picture, holding: held)
+            // The display may redo only the rows that changed since the frame it showed last
+            // (not after a dimmed picture).
+            try display.write(picture, index: stats.shown, changed: held != nil ? composer.lastChangedRows : .all)
             held = composer.lastFrameStamp
-            try display.write(picture, index: stats.shown)
             stats.record(frameSeconds: monotonicSeconds() - work, cpuSeconds: threadCPUSeconds() - cpu)
             if recordTimes { shownTimes.append(min(t, heard)) }
             if let status, start - lastStatus >= 1 {

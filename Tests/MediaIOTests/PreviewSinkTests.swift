@@ -40,6 +40,31 @@ final class PreviewSinkTests: XCTestCase {
         XCTAssertEqual(sink.readBack().pixels, frame.pixels)
     }
 
+    /// Told which rows changed since the frame before, the framebuffer converts only those:
+    /// every frame reads back whole and right, and a hint that leaves out a changed row
+    /// leaves the old row on screen (so the conversion really is partial).
+    func testFramebufferConvertsOnlyTheChangedRows() throws {
+        let sink = try FramebufferSink(path: path("fbrows"), width: 12, height: 10, bitsPerPixel: 32)
+        var frame = pattern(width: 12, height: 10)
+        try sink.write(frame, index: 0, changed: .all)
+        for k in 1..<6 {
+            // Row k + 2 changes colour.
+            for x in 0..<12 { frame.pixels[(k + 2) * 12 + x] = 0xFF00_0000 | UInt32(40 * k) }
+            var changed = ChangedRows.none
+            changed.insert((k + 2)..<(k + 3))
+            try sink.write(frame, index: k, changed: changed)
+            XCTAssertEqual(sink.readBack().pixels, frame.pixels, "frame \(k)")
+        }
+        let before = sink.readBack().pixels
+        for x in 0..<12 { frame.pixels[1 * 12 + x] = 0xFFFF_FFFF }
+        var elsewhere = ChangedRows.none
+        elsewhere.insert(8..<9)
+        try sink.write(frame, index: 6, changed: elsewhere)
+        XCTAssertEqual(Array(sink.readBack().pixels[12..<24]), Array(before[12..<24]), "row 1 was not said to change")
+        try sink.write(frame, index: 7, changed: .all)
+        XCTAssertEqual(sink.readBack().pixels, frame.pixels)
+    }
+
     /// 24 bpp (BGR888) is lossless; 16 bpp (RGB565) keeps 5/6/5 bits: error ≤ 8 per channel.
     func testFramebufferFile24And16() throws {
         let frame = pattern(width: 10, height: 6)

@@ -26,6 +26,12 @@ public final class FramebufferSink: FrameSink {
     private let isDevice: Bool
     private var varInfo = [UInt32](repeating: 0, count: 40) // struct fb_var_screeninfo, 160 bytes
     private var backHalf = 1
+    /// Frames written so far; the frame each half of the memory holds (-1: none, or
+    /// another size); the changed rows of the last frames, frame k at k % count.
+    private var framesShown = 0
+    private var halfHolds = [-1, -1]
+    private var lastSize = (width: 0, height: 0)
+    private var recentChanges = [ChangedRows](repeating: .all, count: 3)
 
     // <linux/fb.h> ioctl numbers and field offsets (checked against the header with offsetof).
     static let getVar: UInt = 0x4600, getFix: UInt = 0x4602, panDisplay: UInt = 0x4606
@@ -99,15 +105,34 @@ public final class FramebufferSink: FrameSink {
     /// Converts `frame` to the device's pixel format into the back buffer (or the visible
     /// memory) and shows it. Does not allocate.
     public func write(_ frame: PixelBuffer, index: Int) throws {
+        try write(frame, index: index, changed: .all)
+    }
+
+    /// `write`, converting only the rows that changed since the frame the memory it draws
+    /// into holds (`changed`: since the frame written before this one).
+    public func write(_ frame: PixelBuffer, index: Int, changed: ChangedRows) throws {
         let f = format
-        let yBase = doubleBuffered ? backHalf * f.height : 0
+        let half = doubleBuffered ? backHalf : 0
+        let yBase = half * f.height
         let w = min(frame.width, f.width), h = min(frame.height, f.height)
         let srcX = (frame.width - w) / 2, srcY = (frame.height - h) / 2
         let dstX = (f.width - w) / 2, dstY = (f.height - h) / 2
         let bpp = f.bytesPerPixel
         let xrgb = f.red == (16, 8) && f.green == (8, 8) && f.blue == (0, 8)
+        // The rows to convert: those changed since the frame this memory holds.
+        if lastSize != (frame.width, frame.height) { halfHolds = [-1, -1] }
+        lastSize = (frame.width, frame.height)
+        recentChanges[framesShown % recentChanges.count] = changed
+        var rows = ChangedRows.all
+        let held = halfHolds[half]
+        if held >= 0 && framesShown - held < recentChanges.count {
+            rows = .none
+            for k in (held + 1)...framesShown { rows.formUnion(recentChanges[k % recentChanges.count]) }
+        }
+        halfHolds[half] = framesShown
+        framesShown += 1
         frame.pixels.withUnsafeBufferPointer { src in
-            for y in 0..<h {
+            for y in 0..<h where rows.isAll || rows.intersects((srcY + y)..<(srcY + y + 1)) {
                 let row = map + (yBase + dstY + y) * f.stride + dstX * bpp
                 let s = (srcY + y) * frame.width + srcX
                 switch bpp {
