@@ -16,4 +16,5 @@ public struct FlatShader: Shader2D {
     public func fragment(color: SIMD4<Float>) -> SIMD4<Float> { color }
 
     public var passesColorThrough: Bool { true }
+    public var passesPositionThrough: Bool { true }
 }

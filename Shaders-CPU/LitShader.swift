@@ -16,8 +16,9 @@ public struct LitShader: Shader3D {
 
     @inlinable @inline(__always)
     public func vertex(_ v: Vertex3D, mvp: Mat4) -> ShadedVertex {
-        ShadedVertex(position: mvp * SIMD4(v.position.x, v.position.y, v.position.z, 1), color: v.color,
-                     normal: SIMD4(v.normal.x, v.normal.y, v.normal.z, 0))
+        ShadedVertex(
+            position: mvp * SIMD4(v.position.x, v.position.y, v.position.z, 1), color: v.color,
+            normal: SIMD4(v.normal.x, v.normal.y, v.normal.z, 0))
     }
 
     @inlinable @inline(__always)
@@ -25,7 +26,7 @@ public struct LitShader: Shader3D {
         // dot(normalize(N), L) = dot(N, L) / |N|, written out so it inlines into the span loop.
         let nn = normal.x * normal.x + normal.y * normal.y + normal.z * normal.z
         let ndotl = nn > 0 ? (normal.x * l.x + normal.y * l.y + normal.z * l.z) / nn.squareRoot() : 0
-        let brightness = 0.5 + 0.5 * max(ndotl, 0)   // ambient 0.5
+        let brightness = 0.5 + 0.5 * max(ndotl, 0) // ambient 0.5
         return SIMD4(color.x * brightness, color.y * brightness, color.z * brightness, color.w)
     }
 

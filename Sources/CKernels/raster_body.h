@@ -417,6 +417,12 @@ KINLINE int64_t KNAME(snap)(float v) {
     return (int64_t)(d + (d >= 0 ? 0.5 : -0.5));
 }
 
+/// A vertex's screen y (down, pixel centres at +0.5) after the perspective divide: one
+/// expression for triangle setup and for `moved_rows`, so both round it alike.
+KINLINE float KNAME(screen_y)(spv_float4 p, float iw, float fh) {
+    return (1.0f - p.y * iw) * 0.5f * fh;
+}
+
 /// ⌊a / b⌋ for b > 0 and |a|, b < 2^53: the double quotient is within one of it.
 KINLINE int64_t KNAME(floor_div_pos)(int64_t a, int64_t b) {
     int64_t q = (int64_t)((double)a / (double)b);
@@ -475,7 +481,7 @@ static KATTR int KNAME(setup_triangle)(const spv_vertex *a, const spv_vertex *b,
         spv_float4 p = v[k]->position;
         iw[k] = 1.0f / p.w;
         px[k] = (p.x * iw[k] + 1.0f) * 0.5f * fw;
-        py[k] = (1.0f - p.y * iw[k]) * 0.5f * fh;
+        py[k] = KNAME(screen_y)(p, iw[k], fh);
         pz[k] = p.z * iw[k];
         if (lit) {
             col[k] = v[k]->color * iw[k];
@@ -542,3 +548,46 @@ static KATTR int KNAME(setup_triangle)(const spv_vertex *a, const spv_vertex *b,
 
 #undef KROWS
 #undef KINLINE
+
+/// See spv_moved_rows; `stride` bytes from one vertex to the next, `flat`: each is a
+/// Vertex2D (x, y, padding, colour) whose clip position is (x, y, 0, 1).
+static KATTR int KNAME(moved_rows)(const char *a, const char *b, int n, int stride, int flat, int height, int *rows) {
+    const int64_t top = 0, bottom = (int64_t)height * 256;
+    const float fh = (float)height;
+    int64_t shift = *rows == INT_MIN ? INT64_MIN : (int64_t)*rows * 256;
+    for (int k = 0; k < n; k++, a += stride, b += stride) {
+        spv_float4 pa, pb, ca, cb;
+        if (flat) {
+            float xy[2];
+            memcpy(xy, a, 8);
+            pa = (spv_float4){xy[0], xy[1], 0, 1};
+            memcpy(xy, b, 8);
+            pb = (spv_float4){xy[0], xy[1], 0, 1};
+            memcpy(&ca, a + 16, 16);
+            memcpy(&cb, b + 16, 16);
+        } else {
+            memcpy(&pa, a + offsetof(spv_vertex, position), 16);
+            memcpy(&pb, b + offsetof(spv_vertex, position), 16);
+            memcpy(&ca, a + offsetof(spv_vertex, color), 16);
+            memcpy(&cb, b + offsetof(spv_vertex, color), 16);
+        }
+        // x, z, w and the colour bit for bit.
+        uint32_t ua[4], ub[4];
+        memcpy(ua, &pa, 16);
+        memcpy(ub, &pb, 16);
+        if (ua[0] != ub[0] || ua[2] != ub[2] || ua[3] != ub[3]) return 0;
+        if (memcmp(&ca, &cb, 16) != 0) return 0;
+        int64_t ya = KNAME(snap)(KNAME(screen_y)(pa, 1.0f / pa.w, fh));
+        int64_t yb = KNAME(snap)(KNAME(screen_y)(pb, 1.0f / pb.w, fh));
+        if (ya < top || ya > bottom || yb < top || yb > bottom) return 0;
+        if (shift == INT64_MIN) {
+            if ((yb - ya) % 256 != 0) return 0;
+            shift = yb - ya;
+        } else if (yb - ya != shift) {
+            return 0;
+        }
+    }
+    if (shift == INT64_MIN) return 0;
+    *rows = (int)(shift / 256);
+    return 1;
+}

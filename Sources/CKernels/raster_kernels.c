@@ -1,4 +1,7 @@
 // raster_kernels.c -- the triangle kernels twice (baseline and AVX2).
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
 #include "kernels.h"
 #include "spv_raster_kernels.h"
 
@@ -26,4 +29,12 @@ void spv_lit_triangle(const spv_triangle *t, int ry0, int ry1, uint32_t *color, 
 int spv_setup_triangle(const spv_vertex *a, const spv_vertex *b, const spv_vertex *c, int lit, int check,
                        int width, int height, spv_triangle *out) {
     return DISPATCH(setup_triangle, (a, b, c, lit, check, width, height, out));
+}
+
+int spv_moved_rows(const spv_vertex *a, const spv_vertex *b, int n, int height, int *rows) {
+    return DISPATCH(moved_rows, ((const char *)a, (const char *)b, n, (int)sizeof(spv_vertex), 0, height, rows));
+}
+
+int spv_moved_rows_2d(const void *a, const void *b, int n, int height, int *rows) {
+    return DISPATCH(moved_rows, ((const char *)a, (const char *)b, n, 32, 1, height, rows));
 }

@@ -22,14 +22,20 @@ public struct FullSpectrogramMode: ModeBuilder {
         let pixelCols = max(1, Int((r.width / layout.clipPerPixel.x).rounded()))
         let rows = min(pixelRows, history.rows)
         let n = history.bands
-        let dy = r.height / Float(pixelRows)
+        // Rows on whole pixel rows (so that last frame's rows are this frame's, moved by
+        // exactly one row per hop).
+        let pixel = layout.clipPerPixel.y
+        let topRow = ((1 - r.y1) / pixel).rounded()
         let columns = min(n, pixelCols)
-        scene.begin2D()
         scene.vertices2D.reserveCapacity(scene.vertices2D.count + 6 * columns * min(rows, history.filled))
         for k in 0..<min(rows, history.filled) {
-            // k = 0 is the newest hop, drawn in the top pixel row.
+            // k = 0 is the newest hop, drawn in the top pixel row. One draw per row: when a
+            // hop comes, the rasteriser finds last frame's rows one row lower and moves its
+            // picture of them instead of drawing them again (`FrameMemory`).
+            scene.begin2D()
+            defer { scene.end2D() }
             let row = history.rows - 1 - k
-            let y1 = r.y1 - Float(k) * dy, y0 = y1 - dy
+            let y1 = 1 - (topRow + Float(k)) * pixel, y0 = 1 - (topRow + Float(k + 1)) * pixel
             if columns == n {
                 // Band centres at (i + ½)/n across; the ends hold the first/last band's colour.
                 var x0 = r.x0
@@ -55,6 +61,5 @@ public struct FullSpectrogramMode: ModeBuilder {
                 }
             }
         }
-        scene.end2D()
     }
 }

@@ -15,24 +15,24 @@ struct FrameMemory {
     @usableFromInline init() {}
 
     /// The previous frame's scene (copied into buffers kept across frames).
-    var items: [Scene.Item] = []
-    var vertices2D: [Vertex2D] = []
+    @usableFromInline var items: [Scene.Item] = []
+    @usableFromInline var vertices2D: [Vertex2D] = []
     var vertices3D: [Vertex3D] = []
     /// Everything else the previous frame's pixels depended on but the background (a new
     /// one forgets the picture): size, clear colour and the shaders.
     var key: Key? = nil
     /// The picture after the first `split` items of the frame that took it (0: none).
     @usableFromInline var pixels: [UInt32] = []
-    var split = 0
+    @usableFromInline var split = 0
     /// Where the next picture is taken: the shared prefix last seen, kept across a frame
     /// that shares nothing (a new history row), so that the next one can start from it.
     var goal = 0
     /// The rows each of the previous frame's items touched (`Rasterizer.itemRows`).
-    var itemRows: [SIMD2<Int32>] = []
+    @usableFromInline var itemRows: [SIMD2<Int32>] = []
     /// Whether the frame being drawn follows the previous one with the same key (its
     /// changed rows can be worked out), and how many leading items the two share.
-    var follows = false
-    var shared = 0
+    @usableFromInline var follows = false
+    @usableFromInline var shared = 0
     /// An item's rows not worked out (`Rasterizer.itemRows`).
     @usableFromInline static let unknownRows = SIMD2<Int32>(-1, -1)
 
@@ -220,11 +220,11 @@ extension Vertex2D: KeptVertex {
     }
 }
 
-@inline(__always) func bits(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+@inline(__always) @usableFromInline func bits(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
     SIMD4(v.x.bitPattern, v.y.bitPattern, v.z.bitPattern, v.w.bitPattern)
 }
 
-@inline(__always) func bits(_ m: Mat4) -> SIMD16<UInt32> {
+@inline(__always) @usableFromInline func bits(_ m: Mat4) -> SIMD16<UInt32> {
     let a = bits(m.c0), b = bits(m.c1), c = bits(m.c2), d = bits(m.c3)
     return SIMD16(lowHalf: SIMD8(lowHalf: a, highHalf: b), highHalf: SIMD8(lowHalf: c, highHalf: d))
 }

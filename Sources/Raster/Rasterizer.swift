@@ -66,6 +66,12 @@ public final class Rasterizer {
     @usableFromInline var framesDrawn = 0
     /// The changed rows of the last frames drawn, frame k at k % count.
     @usableFromInline var recentChanges = [ChangedRows](repeating: .all, count: 4)
+    /// Leading items of the last frame moved from the kept picture (`Scroll`; 0: none).
+    public var lastMovedItems: Int { movedItems }
+    @usableFromInline var movedItems = 0
+    /// Shaded vertices of two draws being compared for a scroll, reused.
+    @usableFromInline var scrollOld: [ShadedVertex] = []
+    @usableFromInline var scrollNew: [ShadedVertex] = []
     /// Rows lower..<upper that each item of the scene being drawn touches (x == y: none;
     /// `FrameMemory.unknownRows`: not worked out, for items restored from the kept picture).
     @usableFromInline var itemRows: [SIMD2<Int32>] = []
@@ -123,11 +129,41 @@ public final class Rasterizer {
         // Reuse: the shared prefix, the picture it restores (when the previous frame kept
         // one for at least that many items) or the point where this frame keeps one.
         var restore = 0, keepAt = 0
+        var scroll: Scroll? = nil
+        let keptBefore = memory.split
         if reusesUnchangedPrefix {
             (restore, keepAt) = memory.plan(
                 scene, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self), light: shader3D.lambertLight)
+            // Or the kept picture, moved (see `Scroll`).
+            if restore == 0 && background == nil && memory.follows && memory.pixels.count == scene.width * scene.height
+                && !scene.items.contains(where: {
+                    if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false
+                })
+            {
+                scroll = findScroll(scene, kept: keptBefore, shader2D: shader2D)
+            }
         }
-        try prepare(scene, from: restore, split: keepAt, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
+        let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
+        if let sc = scroll {
+            try prepare(
+                scene, skipping: sc.moved, split: sc.moved.upperBound, shader2D: shader2D, shader3D: shader3D,
+                glyphProvider: glyphProvider)
+            // The new draws must not share a row with the moved ones.
+            let span = movedRows(0..<sc.moved.count, by: sc.rows)
+            if itemRows[0..<sc.fresh].allSatisfy({ $0.x >= $0.y || !(Int($0.x)..<Int($0.y)).overlaps(span) }) {
+                keepAt = sc.moved.upperBound
+                for (k, j) in sc.moved.enumerated() {
+                    let r = shifted(memory.itemRows[k], by: sc.rows)
+                    itemRows[j] = SIMD2(Int32(r.lowerBound), Int32(r.upperBound))
+                }
+                moveKeptPicture(sc, clear: clear)
+            } else {
+                scroll = nil
+            }
+        }
+        if scroll == nil {
+            try prepare(scene, from: restore, split: keepAt, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
+        }
         changedRows = .all
         if reusesUnchangedPrefix {
             // The restored items are the previous frame's, at the same rows.
@@ -144,8 +180,8 @@ public final class Rasterizer {
             stale = .none
             for k in (held.frame + 1)...framesDrawn { stale.formUnion(recentChanges[k % recentChanges.count]) }
         }
-        let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
+        let fromKept = restore > 0 || scroll != nil
         let usesDepth = scene.items[restore...].contains {
             if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false
         }
@@ -176,7 +212,7 @@ public final class Rasterizer {
                                         band += workers
                                         continue
                                     }
-                                    if restore > 0, let kept {
+                                    if fromKept, let kept {
                                         (pxBase + y0 * w).update(from: kept + y0 * w, count: (y1 - y0) * w)
                                     } else if let backdrop {
                                         backdrop.withUnsafeBufferPointer { (pxBase + y0 * w).update(from: $0.baseAddress! + y0 * w, count: (y1 - y0) * w) }
@@ -218,6 +254,7 @@ public final class Rasterizer {
             }
         }
         reusedItems = restore
+        movedItems = scroll?.moved.count ?? 0
         if reusesUnchangedPrefix { memory.keep(scene, rows: itemRows, restored: restore, keptAt: keepAt) }
     }
 
@@ -274,7 +311,7 @@ public final class Rasterizer {
     /// (single-threaded); the ops of the items before `split` are ops[0..<opsSplit].
     @inlinable
     func prepare<S2: Shader2D, S3: Shader3D>(
-        _ scene: Scene, from first: Int = 0, split: Int = 0, shader2D: S2, shader3D: S3,
+        _ scene: Scene, from first: Int = 0, skipping: Range<Int> = 0..<0, split: Int = 0, shader2D: S2, shader3D: S3,
         glyphProvider: GlyphProvider?
     ) throws {
         triangles.removeAll()
@@ -283,7 +320,7 @@ public final class Rasterizer {
         opsSplit = 0
         itemRows.removeAll(keepingCapacity: true)
         itemRows.append(contentsOf: repeatElement(FrameMemory.unknownRows, count: scene.items.count))
-        for (index, item) in scene.items.enumerated() where index >= first {
+        for (index, item) in scene.items.enumerated() where index >= first && !skipping.contains(index) {
             if index == split { opsSplit = ops.count }
             switch item {
             case .draw(let d):

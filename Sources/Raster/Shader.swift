@@ -10,10 +10,15 @@ public protocol Shader2D {
     /// True when `fragment(color:)` returns its argument: the rasteriser then runs its
     /// built-in 8-pixel kernels instead of calling `fragment` per pixel. Default false.
     var passesColorThrough: Bool { get }
+    /// True when `vertex(v)` is (v.position.x, v.position.y, 0, 1) with v.color: the
+    /// rasteriser then compares a scrolled draw's vertices as they are (`Scroll`). Default
+    /// false.
+    var passesPositionThrough: Bool { get }
 }
 
 extension Shader2D {
     public var passesColorThrough: Bool { false }
+    public var passesPositionThrough: Bool { false }
 }
 
 /// The programmable stages of the lit 3D pipeline: vertex transform by the draw's MVP,

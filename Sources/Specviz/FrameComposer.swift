@@ -194,6 +194,10 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
+    /// Leading items of the last frame moved from the previous frame's picture instead of
+    /// being drawn (a scrolling history, `Rasterizer.lastMovedItems`).
+    public var lastMovedItems: Int { rasterizer.lastMovedItems }
+
     /// The rows of the last frame that may differ from the frame before it
     /// (`Rasterizer.lastChangedRows`; all for transparent frames).
     public var lastChangedRows: ChangedRows { settings.transparent ? .all : rasterizer.lastChangedRows }

@@ -28,7 +28,15 @@ final class FullSpectrogramTests: XCTestCase {
         XCTAssertEqual(scene.vertices2D.count, 50 * 16 * 12)
         // The top row (first emitted) carries the newest hop: left end dark, right end hot.
         let top = scene.vertices2D[0..<(16 * 12)]
-        XCTAssertEqual(top.map(\.position.y).max()!, layout.spectrum.y1, accuracy: 1e-5)
+        // On whole pixel rows (the nearest to the area's top), each row one pixel tall: a hop
+        // moves the picture by exactly one row.
+        XCTAssertEqual(top.map(\.position.y).max()!, layout.spectrum.y1, accuracy: layout.clipPerPixel.y / 2)
+        for v in scene.vertices2D {
+            let row = (1 - v.position.y) / layout.clipPerPixel.y
+            XCTAssertEqual(row, row.rounded(), accuracy: 1e-3, "a vertex between pixel rows")
+        }
+        let rows = Set(scene.vertices2D.map { ((1 - $0.position.y) / layout.clipPerPixel.y).rounded() })
+        XCTAssertEqual(rows.count, 51, "50 rows of one pixel: 51 edges")
         let left = top.min { $0.position.x < $1.position.x }!, right = top.max { $0.position.x < $1.position.x }!
         XCTAssertEqual(left.color, Palette.heat.color(0))
         XCTAssertEqual(right.color, Palette.heat.color(1))

@@ -53,13 +53,18 @@ final class FrameReuseTests: XCTestCase {
             let name = fullResolution ? "full-resolution spectrogram" : "\(mode)"
             let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: nil)
             var picture = PixelBuffer(width: s.width, height: s.height)
-            var reused = 0, frames = 0
+            var reused = 0, moved = 0, frames = 0
             for k in 30..<66 {
                 try job.advance(toFrame: k)
                 try job.composer.render(into: &picture)
                 assertSame(picture.pixels, try whole(job.composer.scene), "\(name), frame \(k)")
                 if job.composer.lastReusedItems > 0 { reused += 1 }
+                if job.composer.lastMovedItems > 0 { moved += 1 }
                 frames += 1
+            }
+            if fullResolution {
+                // A hop every 2–3 frames: its frame moves last frame's rows one row down.
+                XCTAssertGreaterThanOrEqual(moved, 8, "\(name): \(moved) of \(frames) frames moved the kept rows")
             }
             XCTAssertGreaterThan(Set(picture.pixels).count, 8, "\(name): the frame shows something")
             switch mode {
