@@ -110,7 +110,8 @@ public final class Rasterizer {
     ///
     /// - Parameter held: the frame `target` holds, untouched since this rasteriser drew it
     ///   (its `lastFrameStamp` then). The bands of rows that have not changed since are left
-    ///   as they are, unless the frame keeps a picture for the next ones.
+    ///   as they are (when the frame keeps a picture for the next ones, only those the kept
+    ///   picture needs nothing from).
     @inlinable
     public func render<S2: Shader2D, S3: Shader3D>(
         _ scene: Scene, into target: inout PixelBuffer, holding held: FrameStamp? = nil,
@@ -174,14 +175,23 @@ public final class Rasterizer {
         recentChanges[framesDrawn % recentChanges.count] = changedRows
         // The rows `target` must be drawn in: those changed since the frame it holds.
         var stale = ChangedRows.all
-        if let held, held.rasterizer == identity, keepAt == 0, held.frame < framesDrawn,
-            framesDrawn - held.frame < recentChanges.count
-        {
+        if let held, held.rasterizer == identity, held.frame < framesDrawn, framesDrawn - held.frame < recentChanges.count {
             stale = .none
             for k in (held.frame + 1)...framesDrawn { stale.formUnion(recentChanges[k % recentChanges.count]) }
         }
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
         let fromKept = restore > 0 || scroll != nil
+        // A frame that keeps a picture from the kept one (a scroll) leaves that picture's band
+        // as it is where the items before the split draw nothing: triangles from those items
+        // are the first `prefixTriangles`; glyphs there are not looked for band by band.
+        var prefixTriangles = 0, prefixGlyphs = false
+        for op in ops[0..<opsSplit] {
+            switch op {
+            case .triangles(let r): prefixTriangles = max(prefixTriangles, r.upperBound)
+            case .glyphs: prefixGlyphs = true
+            }
+        }
+        let keepsOnlyWhereDrawn = fromKept && keepAt > 0 && !prefixGlyphs
         let usesDepth = scene.items[restore...].contains {
             if case .draw(let d) = $0 { return d.pipeline == .lit3D }; return false
         }
@@ -208,7 +218,12 @@ public final class Rasterizer {
                                 var band = worker
                                 while band < bands {
                                     let y0 = band * bandRows, y1 = min(h, y0 + bandRows)
-                                    if !stale.intersects(y0..<y1) {
+                                    // Whether the items before the split draw in this band.
+                                    let b0 = self.binStart[band]
+                                    let prefixHere = prefixGlyphs || (b0 < self.binStart[band + 1] && Int(self.binItems[b0]) < prefixTriangles)
+                                    // Left alone: the picture holds it already, and the kept
+                                    // picture needs nothing from it.
+                                    if !stale.intersects(y0..<y1) && (keepAt == 0 || (keepsOnlyWhereDrawn && !prefixHere)) {
                                         band += workers
                                         continue
                                     }
@@ -233,7 +248,7 @@ public final class Rasterizer {
                                         self.renderBand(
                                             band, ops: 0..<opsSplit, bin: &k, y0: y0, y1: y1, color: pxBase, depth: dpBase, hiz: hz,
                                             shader2D: shader2, shader3D: shader3)
-                                        if keepAt > 0, let kept {
+                                        if keepAt > 0, let kept, !keepsOnlyWhereDrawn || prefixHere {
                                             (kept + y0 * w).update(from: pxBase + y0 * w, count: (y1 - y0) * w)
                                         }
                                         self.renderBand(
