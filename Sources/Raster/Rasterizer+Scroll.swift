@@ -60,6 +60,29 @@ extension Rasterizer {
         return nil
     }
 
+    /// Prepares the items of `scene` that `scroll` does not move (the new ones, then the
+    /// rest) and moves the kept picture; false (nothing moved: prepare the scene as usual)
+    /// when a new draw shares a row with the moved ones.
+    @inlinable
+    func prepareScroll<S2: Shader2D, S3: Shader3D>(
+        _ scroll: Scroll, _ scene: Scene, clear: UInt32, shader2D: S2, shader3D: S3, glyphProvider: GlyphProvider?
+    ) throws -> Bool {
+        try prepare(
+            scene, skipping: scroll.moved, split: scroll.moved.upperBound, shader2D: shader2D, shader3D: shader3D,
+            glyphProvider: glyphProvider)
+        let span = movedRows(0..<scroll.moved.count, by: scroll.rows)
+        guard itemRows[0..<scroll.fresh].allSatisfy({ $0.x >= $0.y || !(Int($0.x)..<Int($0.y)).overlaps(span) }) else {
+            return false
+        }
+        // The moved items' rows are the kept ones', moved.
+        for (k, j) in scroll.moved.enumerated() {
+            let r = shifted(memory.itemRows[k], by: scroll.rows)
+            itemRows[j] = SIMD2(Int32(r.lowerBound), Int32(r.upperBound))
+        }
+        moveKeptPicture(scroll, clear: clear)
+        return true
+    }
+
     /// Whether draw b of `scene` is the previous frame's draw a moved by `rows` rows (found
     /// from the first vertex when Int32.min).
     @inlinable

@@ -146,18 +146,8 @@ public final class Rasterizer {
         }
         let clear = PixelBuffer.pack(SIMD4(scene.clearColor.x, scene.clearColor.y, scene.clearColor.z, 1))
         if let sc = scroll {
-            try prepare(
-                scene, skipping: sc.moved, split: sc.moved.upperBound, shader2D: shader2D, shader3D: shader3D,
-                glyphProvider: glyphProvider)
-            // The new draws must not share a row with the moved ones.
-            let span = movedRows(0..<sc.moved.count, by: sc.rows)
-            if itemRows[0..<sc.fresh].allSatisfy({ $0.x >= $0.y || !(Int($0.x)..<Int($0.y)).overlaps(span) }) {
+            if try prepareScroll(sc, scene, clear: clear, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider) {
                 keepAt = sc.moved.upperBound
-                for (k, j) in sc.moved.enumerated() {
-                    let r = shifted(memory.itemRows[k], by: sc.rows)
-                    itemRows[j] = SIMD2(Int32(r.lowerBound), Int32(r.upperBound))
-                }
-                moveKeptPicture(sc, clear: clear)
             } else {
                 scroll = nil
             }

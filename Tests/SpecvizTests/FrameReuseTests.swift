@@ -36,15 +36,21 @@ final class FrameReuseTests: XCTestCase {
         XCTAssertEqual(differ, 0, "\(what): \(differ) pixels differ", file: file, line: line)
     }
 
-    func testEveryModeSamePixelsAsDrawingEachFrameWhole() throws {
-        let rate = 44100
-        // Clicks at 120 BPM over a chord: beats flash the 3D modes (every vertex brightened),
-        // the tuner and tempo overlays change as they lock.
+    /// Clicks at 120 BPM over a chord (3 s at 44.1 kHz): beats flash the 3D modes (every
+    /// vertex brightened), the tuner and tempo overlays change as they lock.
+    let rate = 44100
+    var clicksOverChord: [Float] {
         let clicks = ClickTracks.clicks(bpm: 120, seconds: 3, sampleRate: rate)
         let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
-        let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
-        // Every mode, and the full-resolution spectrogram (the command line's default).
-        for (mode, fullResolution) in VisualizationMode.allCases.map({ ($0, false) }) + [(.spectrogram, true)] {
+        return zip(clicks, chord).map { $0 + 0.3 * $1 }
+    }
+
+    /// Every mode, and the full-resolution spectrogram (the command line's default).
+    let everyMode = VisualizationMode.allCases.map { ($0, false) } + [(VisualizationMode.spectrogram, true)]
+
+    func testEveryModeSamePixelsAsDrawingEachFrameWhole() throws {
+        let signal = clicksOverChord
+        for (mode, fullResolution) in everyMode {
             // 203 px: not a multiple of 8 (blocks meet the right edge); one band of 128 rows.
             var s = settings(mode, width: 203, height: 117, threads: 2)
             s.tempoOverlay = true
@@ -85,11 +91,8 @@ final class FrameReuseTests: XCTestCase {
     /// the scene drawn whole.
     func testChangedRowsHoldEveryPixelThatChanged() throws {
         let font = try FreeTypeFont()
-        let rate = 44100
-        let clicks = ClickTracks.clicks(bpm: 120, seconds: 3, sampleRate: rate)
-        let chord = ToneGenerators.harmonic(f0: 196, amplitudes: [1, 0.5, 0.3], sampleRate: rate, duration: 3)
-        let signal = zip(clicks, chord).map { $0 + 0.3 * $1 }
-        for (mode, fullResolution) in VisualizationMode.allCases.map({ ($0, false) }) + [(.spectrogram, true)] {
+        let signal = clicksOverChord
+        for (mode, fullResolution) in everyMode {
             // 1040 px: bands of 64 rows, three of them.
             var s = settings(mode, width: 1040, height: 150, threads: 2)
             s.labels = true
