@@ -8,7 +8,10 @@ import SpecvizCore
 ///               then the vertices: 2D 32 bytes (x y pad pad r g b a),
 ///               3D 48 bytes (x y z pad nx ny nz pad r g b a).
 ///
-/// Text runs are not part of the dump (render with `--no-labels` to compare).
+/// Text runs are not part of the dump (render with `--no-labels` to compare). Draws that
+/// follow one another with the same pipeline and transform are written as one (the
+/// rasteriser walks them as one run too; the full-resolution spectrogram's rows are one draw
+/// each): the triangles and their order are the same.
 public enum FrameDump {
     public static let version: UInt32 = 1
 
@@ -22,26 +25,35 @@ public enum FrameDump {
         u32(UInt32(scene.width))
         u32(UInt32(scene.height))
         for i in 0..<4 { f32(scene.clearColor[i]) }
-        let draws = scene.items.compactMap { item -> DrawCommand? in
-            if case .draw(let d) = item { return d }
-            return nil
+        // Runs of draws with the same pipeline and transform.
+        var runs: [[DrawCommand]] = []
+        for item in scene.items {
+            guard case .draw(let d) = item else { continue }
+            if let last = runs.last?.last, last.pipeline == d.pipeline, last.mvp.elements.map(\.bitPattern) == d.mvp.elements.map(\.bitPattern) {
+                runs[runs.count - 1].append(d)
+            } else {
+                runs.append([d])
+            }
         }
-        u32(UInt32(draws.count))
-        for d in draws {
-            u32(d.pipeline.rawValue)
-            u32(UInt32(d.count))
-            for e in d.mvp.elements { f32(e) }
-            switch d.pipeline {
-            case .flat2D:
-                for v in scene.vertices2D[d.first..<(d.first + d.count)] {
-                    f32(v.position.x); f32(v.position.y); f32(0); f32(0)
-                    for i in 0..<4 { f32(v.color[i]) }
-                }
-            case .lit3D:
-                for v in scene.vertices3D[d.first..<(d.first + d.count)] {
-                    f32(v.position.x); f32(v.position.y); f32(v.position.z); f32(0)
-                    f32(v.normal.x); f32(v.normal.y); f32(v.normal.z); f32(0)
-                    for i in 0..<4 { f32(v.color[i]) }
+        u32(UInt32(runs.count))
+        for run in runs {
+            let first = run[0]
+            u32(first.pipeline.rawValue)
+            u32(UInt32(run.reduce(0) { $0 + $1.count }))
+            for e in first.mvp.elements { f32(e) }
+            for d in run {
+                switch d.pipeline {
+                case .flat2D:
+                    for v in scene.vertices2D[d.first..<(d.first + d.count)] {
+                        f32(v.position.x); f32(v.position.y); f32(0); f32(0)
+                        for i in 0..<4 { f32(v.color[i]) }
+                    }
+                case .lit3D:
+                    for v in scene.vertices3D[d.first..<(d.first + d.count)] {
+                        f32(v.position.x); f32(v.position.y); f32(v.position.z); f32(0)
+                        f32(v.normal.x); f32(v.normal.y); f32(v.normal.z); f32(0)
+                        for i in 0..<4 { f32(v.color[i]) }
+                    }
                 }
             }
         }
