@@ -48,15 +48,20 @@ final class FrameReuseTests: XCTestCase {
     /// Every mode, and the full-resolution spectrogram (the command line's default).
     let everyMode = VisualizationMode.allCases.map { ($0, false) } + [(VisualizationMode.spectrogram, true)]
 
+    /// `settings` with the tuner and tempo overlays on, and the mode's name in messages.
+    func overlaid(_ mode: VisualizationMode, fullResolution: Bool, width: Int, height: Int) -> (RenderSettings, String) {
+        var s = settings(mode, width: width, height: height, threads: 2)
+        s.tempoOverlay = true
+        s.tunerOverlay = true
+        s.fullResolutionSpectrogram = fullResolution
+        return (s, fullResolution ? "full-resolution spectrogram" : "\(mode)")
+    }
+
     func testEveryModeSamePixelsAsDrawingEachFrameWhole() throws {
         let signal = clicksOverChord
         for (mode, fullResolution) in everyMode {
             // 203 px: not a multiple of 8 (blocks meet the right edge); one band of 128 rows.
-            var s = settings(mode, width: 203, height: 117, threads: 2)
-            s.tempoOverlay = true
-            s.tunerOverlay = true
-            s.fullResolutionSpectrogram = fullResolution
-            let name = fullResolution ? "full-resolution spectrogram" : "\(mode)"
+            let (s, name) = overlaid(mode, fullResolution: fullResolution, width: 203, height: 117)
             let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: nil)
             var picture = PixelBuffer(width: s.width, height: s.height)
             var reused = 0, moved = 0, frames = 0
@@ -94,12 +99,8 @@ final class FrameReuseTests: XCTestCase {
         let signal = clicksOverChord
         for (mode, fullResolution) in everyMode {
             // 1040 px: bands of 64 rows, three of them.
-            var s = settings(mode, width: 1040, height: 150, threads: 2)
+            var (s, name) = overlaid(mode, fullResolution: fullResolution, width: 1040, height: 150)
             s.labels = true
-            s.tempoOverlay = true
-            s.tunerOverlay = true
-            s.fullResolutionSpectrogram = fullResolution
-            let name = fullResolution ? "full-resolution spectrogram" : "\(mode)"
             let job = RenderJob(source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: font)
             var pool = (0..<3).map { _ in (PixelBuffer(width: s.width, height: s.height), Rasterizer.FrameStamp?.none) }
             var previous: [UInt32]? = nil
@@ -143,10 +144,7 @@ final class FrameReuseTests: XCTestCase {
     /// since: a mark left in the top band (the mesh's) survives the frames between two
     /// history rows, and the frames that take a row draw over it.
     func testUnchangedBandsOfAHeldPictureAreLeftAlone() throws {
-        let rate = 44100
-        let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
-        let s = settings(.surfacePlus, width: 1040, height: 150, threads: 2)
-        let job = RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil)
+        let (job, s) = surfacePlusOverATone(width: 1040, height: 150, threads: 2)
         var picture = PixelBuffer(width: s.width, height: s.height)
         var held: Rasterizer.FrameStamp? = nil
         let mark: UInt32 = 0xFF12_3456
@@ -170,12 +168,16 @@ final class FrameReuseTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(redrawn, 5, "frames that took a history row")
     }
 
+    /// A surface+ render of 2 s of a harmonic tone at 220 Hz.
+    func surfacePlusOverATone(width: Int, height: Int, threads: Int) -> (RenderJob, RenderSettings) {
+        let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
+        let s = settings(.surfacePlus, width: width, height: height, threads: threads)
+        return (RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil), s)
+    }
+
     /// The 3D draws are reused on the frames between two history rows, and only there.
     func testSurfaceReusesItsMeshBetweenHistoryRows() throws {
-        let rate = 44100
-        let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
-        let s = settings(.surfacePlus, width: 320, height: 180, threads: 1)
-        let job = RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil)
+        let (job, s) = surfacePlusOverATone(width: 320, height: 180, threads: 1)
         var picture = PixelBuffer(width: s.width, height: s.height)
         var pattern: [Bool] = []
         for k in 60..<72 {
