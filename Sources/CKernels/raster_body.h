@@ -549,36 +549,22 @@ static KATTR int KNAME(setup_triangle)(const spv_vertex *a, const spv_vertex *b,
 #undef KROWS
 #undef KINLINE
 
-/// See spv_moved_rows; `stride` bytes from one vertex to the next, `flat`: each is a
-/// Vertex2D (x, y, padding, colour) whose clip position is (x, y, 0, 1).
-static KATTR int KNAME(moved_rows)(const char *a, const char *b, int n, int stride, int flat, int height, int *rows) {
+/// See spv_moved_rows_2d.
+static KATTR int KNAME(moved_rows)(const char *a, const char *b, int n, int height, int *rows) {
     const int64_t top = 0, bottom = (int64_t)height * 256;
     const float fh = (float)height;
     int64_t shift = *rows == INT_MIN ? INT64_MIN : (int64_t)*rows * 256;
-    for (int k = 0; k < n; k++, a += stride, b += stride) {
-        spv_float4 pa, pb, ca, cb;
-        if (flat) {
-            float xy[2];
-            memcpy(xy, a, 8);
-            pa = (spv_float4){xy[0], xy[1], 0, 1};
-            memcpy(xy, b, 8);
-            pb = (spv_float4){xy[0], xy[1], 0, 1};
-            memcpy(&ca, a + 16, 16);
-            memcpy(&cb, b + 16, 16);
-        } else {
-            memcpy(&pa, a + offsetof(spv_vertex, position), 16);
-            memcpy(&pb, b + offsetof(spv_vertex, position), 16);
-            memcpy(&ca, a + offsetof(spv_vertex, color), 16);
-            memcpy(&cb, b + offsetof(spv_vertex, color), 16);
-        }
-        // x, z, w and the colour bit for bit.
-        uint32_t ua[4], ub[4];
-        memcpy(ua, &pa, 16);
-        memcpy(ub, &pb, 16);
-        if (ua[0] != ub[0] || ua[2] != ub[2] || ua[3] != ub[3]) return 0;
-        if (memcmp(&ca, &cb, 16) != 0) return 0;
-        int64_t ya = KNAME(snap)(KNAME(screen_y)(pa, 1.0f / pa.w, fh));
-        int64_t yb = KNAME(snap)(KNAME(screen_y)(pb, 1.0f / pb.w, fh));
+    for (int k = 0; k < n; k++, a += 32, b += 32) {
+        // x and the colour bit for bit; the clip position is (x, y, 0, 1).
+        uint32_t xa, xb;
+        memcpy(&xa, a, 4);
+        memcpy(&xb, b, 4);
+        if (xa != xb || memcmp(a + 16, b + 16, 16) != 0) return 0;
+        float ya0, yb0;
+        memcpy(&ya0, a + 4, 4);
+        memcpy(&yb0, b + 4, 4);
+        int64_t ya = KNAME(snap)(KNAME(screen_y)((spv_float4){0, ya0, 0, 1}, 1.0f / 1.0f, fh));
+        int64_t yb = KNAME(snap)(KNAME(screen_y)((spv_float4){0, yb0, 0, 1}, 1.0f / 1.0f, fh));
         if (ya < top || ya > bottom || yb < top || yb > bottom) return 0;
         if (shift == INT64_MIN) {
             if ((yb - ya) % 256 != 0) return 0;

@@ -1,6 +1,5 @@
 // raster_kernels.c -- the triangle kernels twice (baseline and AVX2).
 #include <limits.h>
-#include <stddef.h>
 #include <string.h>
 #include "kernels.h"
 #include "spv_raster_kernels.h"
@@ -31,10 +30,6 @@ int spv_setup_triangle(const spv_vertex *a, const spv_vertex *b, const spv_verte
     return DISPATCH(setup_triangle, (a, b, c, lit, check, width, height, out));
 }
 
-int spv_moved_rows(const spv_vertex *a, const spv_vertex *b, int n, int height, int *rows) {
-    return DISPATCH(moved_rows, ((const char *)a, (const char *)b, n, (int)sizeof(spv_vertex), 0, height, rows));
-}
-
 int spv_moved_rows_2d(const void *a, const void *b, int n, int height, int *rows) {
-    return DISPATCH(moved_rows, ((const char *)a, (const char *)b, n, 32, 1, height, rows));
+    return DISPATCH(moved_rows, ((const char *)a, (const char *)b, n, height, rows));
 }

@@ -50,12 +50,9 @@ extension Rasterizer {
             // The rows the moved draws cover, and those of the kept items left behind.
             let t = Int(rows)
             let span = movedRows(0..<m, by: t)
-            var apart = true
-            for j in m..<kept where !(shifted(memory.itemRows[j], by: t).isEmpty) {
-                let r = shifted(memory.itemRows[j], by: t)
-                if r.overlaps(span) { apart = false }
+            if !(m..<kept).contains(where: { shifted(memory.itemRows[$0], by: t).overlaps(span) }) {
+                return Scroll(fresh: fresh, moved: fresh..<(fresh + m), rows: t)
             }
-            if apart { return Scroll(fresh: fresh, moved: fresh..<(fresh + m), rows: t) }
         }
         return nil
     }
@@ -84,32 +81,17 @@ extension Rasterizer {
     }
 
     /// Whether draw b of `scene` is the previous frame's draw a moved by `rows` rows (found
-    /// from the first vertex when Int32.min).
+    /// from the first vertex when Int32.min). Only for a 2D shader that passes positions
+    /// through (the vertices are compared as they are); any other never scrolls.
     @inlinable
     func moved<S2: Shader2D>(_ a: DrawCommand, _ b: DrawCommand, _ scene: Scene, shader2D: S2, rows: inout Int32) -> Bool {
-        guard a.first >= 0, b.first >= 0, a.first + a.count <= memory.vertices2D.count,
-            b.first + b.count <= scene.vertices2D.count
+        guard shader2D.passesPositionThrough, MemoryLayout<Vertex2D>.stride == 32, a.first >= 0, b.first >= 0,
+            a.first + a.count <= memory.vertices2D.count, b.first + b.count <= scene.vertices2D.count
         else { return false }
         var r = rows
-        if shader2D.passesPositionThrough && MemoryLayout<Vertex2D>.stride == 32 {
-            // The vertices as they are: no vertex stage to run.
-            let same = memory.vertices2D.withUnsafeBytes { pa in
-                scene.vertices2D.withUnsafeBytes { pb in
-                    spv_moved_rows_2d(pa.baseAddress! + a.first * 32, pb.baseAddress! + b.first * 32, Int32(a.count), Int32(height), &r)
-                }
-            }
-            rows = r
-            return same != 0
-        }
-        scrollOld.removeAll(keepingCapacity: true)
-        scrollNew.removeAll(keepingCapacity: true)
-        for i in a.first..<(a.first + a.count) { scrollOld.append(shader2D.vertex(memory.vertices2D[i])) }
-        for i in b.first..<(b.first + b.count) { scrollNew.append(shader2D.vertex(scene.vertices2D[i])) }
-        let same = scrollOld.withUnsafeBytes { pa in
-            scrollNew.withUnsafeBytes { pb in
-                spv_moved_rows(
-                    pa.baseAddress!.assumingMemoryBound(to: spv_vertex.self), pb.baseAddress!.assumingMemoryBound(to: spv_vertex.self),
-                    Int32(a.count), Int32(height), &r)
+        let same = memory.vertices2D.withUnsafeBytes { pa in
+            scene.vertices2D.withUnsafeBytes { pb in
+                spv_moved_rows_2d(pa.baseAddress! + a.first * 32, pb.baseAddress! + b.first * 32, Int32(a.count), Int32(height), &r)
             }
         }
         rows = r

@@ -61,17 +61,13 @@ public final class Rasterizer {
     @usableFromInline var changedRows = ChangedRows.all
     /// The frame the last `render` drew, for the caller to keep with the picture and hand
     /// back (`holding`) when it draws into that picture again.
-    public var lastFrameStamp: FrameStamp { FrameStamp(rasterizer: identity, frame: framesDrawn) }
+    public var lastFrameStamp: FrameStamp { FrameStamp(rasterizer: identity, frame: changes.last) }
     @usableFromInline let identity = UInt64.random(in: 1...UInt64.max)
-    @usableFromInline var framesDrawn = 0
-    /// The changed rows of the last frames drawn, frame k at k % count.
-    @usableFromInline var recentChanges = [ChangedRows](repeating: .all, count: 4)
+    /// The changed rows of the last frames drawn.
+    @usableFromInline var changes = ChangeHistory(keeping: 4)
     /// Leading items of the last frame moved from the kept picture (`Scroll`; 0: none).
     public var lastMovedItems: Int { movedItems }
     @usableFromInline var movedItems = 0
-    /// Shaded vertices of two draws being compared for a scroll, reused.
-    @usableFromInline var scrollOld: [ShadedVertex] = []
-    @usableFromInline var scrollNew: [ShadedVertex] = []
     /// Rows lower..<upper that each item of the scene being drawn touches (x == y: none;
     /// `FrameMemory.unknownRows`: not worked out, for items restored from the kept picture).
     @usableFromInline var itemRows: [SIMD2<Int32>] = []
@@ -161,14 +157,10 @@ public final class Rasterizer {
             memory.copyRows(of: restore, into: &itemRows)
             changedRows = memory.changedRows(scene, rows: itemRows)
         }
-        framesDrawn += 1
-        recentChanges[framesDrawn % recentChanges.count] = changedRows
+        changes.record(changedRows)
         // The rows `target` must be drawn in: those changed since the frame it holds.
         var stale = ChangedRows.all
-        if let held, held.rasterizer == identity, held.frame < framesDrawn, framesDrawn - held.frame < recentChanges.count {
-            stale = .none
-            for k in (held.frame + 1)...framesDrawn { stale.formUnion(recentChanges[k % recentChanges.count]) }
-        }
+        if let held, held.rasterizer == identity { stale = changes.since(held.frame) }
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
         let fromKept = restore > 0 || scroll != nil
         // A frame that keeps a picture from the kept one (a scroll) leaves that picture's band

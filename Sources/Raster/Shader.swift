@@ -10,8 +10,8 @@ public protocol Shader2D {
     /// True when `fragment(color:)` returns its argument: the rasteriser then runs its
     /// built-in 8-pixel kernels instead of calling `fragment` per pixel. Default false.
     var passesColorThrough: Bool { get }
-    /// True when `vertex(v)` is (v.position.x, v.position.y, 0, 1) with v.color: the
-    /// rasteriser then compares a scrolled draw's vertices as they are (`Scroll`). Default
+    /// True when `vertex(v)` is (v.position.x, v.position.y, 0, 1) with v.color: only then
+    /// can a frame's 2D draws scroll (`Scroll` compares the vertices as they are). Default
     /// false.
     var passesPositionThrough: Bool { get }
 }

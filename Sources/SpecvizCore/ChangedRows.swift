@@ -102,3 +102,35 @@ public struct ChangedRows: Sendable, Equatable {
         other.forEach { insert($0) }
     }
 }
+
+/// The changed rows of the last few frames of a sequence, numbered from 0, to tell which
+/// rows changed since an earlier frame: what a buffer that still holds that frame must
+/// redo (the rasteriser's pooled pictures, the encoder's pooled YUV frames, the halves of a
+/// framebuffer).
+public struct ChangeHistory: Sendable {
+    private var recent: [ChangedRows]
+    /// The number of the last frame recorded (-1: none).
+    public private(set) var last = -1
+
+    /// Keeps the changed rows of the last `count` frames.
+    public init(keeping count: Int) {
+        recent = [ChangedRows](repeating: .all, count: max(1, count))
+    }
+
+    /// Records the next frame's changed rows (since the frame before) and returns its number.
+    @discardableResult
+    public mutating func record(_ changed: ChangedRows) -> Int {
+        last += 1
+        recent[last % recent.count] = changed
+        return last
+    }
+
+    /// The rows that changed from frame `held` to the last one recorded: all when `held`
+    /// is negative (nothing held), in the future, or `count` or more frames back.
+    public func since(_ held: Int) -> ChangedRows {
+        guard held >= 0, held <= last, last - held < recent.count else { return .all }
+        var rows = ChangedRows.none
+        for k in stride(from: held + 1, through: last, by: 1) { rows.formUnion(recent[k % recent.count]) }
+        return rows
+    }
+}

@@ -60,3 +60,31 @@ final class ChangedRowsTests: XCTestCase {
         XCTAssertEqual(ranges(e), [1..<2, 5..<6])
     }
 }
+
+/// A change history answers what changed since an earlier frame: the union of the frames
+/// after it, everything when that frame is unknown or too old (it answers for fewer frames
+/// since than it keeps).
+final class ChangeHistoryTests: XCTestCase {
+    func testRowsChangedSinceAnEarlierFrame() {
+        var history = ChangeHistory(keeping: 3)
+        func rows(_ r: Range<Int>) -> ChangedRows {
+            var c = ChangedRows.none
+            c.insert(r)
+            return c
+        }
+        XCTAssertTrue(history.since(-1).isAll, "nothing held")
+        XCTAssertEqual(history.record(.all), 0)
+        XCTAssertEqual(history.record(rows(10..<20)), 1)
+        XCTAssertEqual(history.record(rows(40..<50)), 2)
+        XCTAssertTrue(history.since(2).isEmpty, "the last frame itself")
+        XCTAssertEqual(history.since(1).rowCount(height: 100), 10)
+        XCTAssertEqual(history.since(0).rowCount(height: 100), 20)
+        XCTAssertEqual(history.record(rows(0..<5)), 3)
+        XCTAssertEqual(history.since(1).rowCount(height: 100), 15, "frames 2 and 3")
+        XCTAssertTrue(history.since(0).isAll, "three frames since: more than it answers for")
+        XCTAssertTrue(history.since(-1).isAll)
+        XCTAssertEqual(history.record(.none), 4)
+        XCTAssertEqual(history.since(2).rowCount(height: 100), 5)
+        XCTAssertTrue(history.since(7).isAll, "a frame not yet drawn")
+    }
+}

@@ -58,16 +58,13 @@ enum {
 int spv_setup_triangle(const spv_vertex *a, const spv_vertex *b, const spv_vertex *c, int lit, int check,
                        int width, int height, spv_triangle *out);
 
-/// Whether b[0…n−1] are a[0…n−1] moved down by the same whole number of pixel rows (up
-/// when negative), as triangle setup would place them: x, z, w and colour the same, bit for
-/// bit, and every screen y, snapped to 1/256 px as setup snaps it, `*rows` rows lower, with
-/// every vertex of both inside rows 0…height (so that no triangle is clipped and setup's
-/// results move with them exactly). `*rows` on entry: the shift to check, or INT_MIN to
-/// take it from the first vertex; on return, the shift found. 0 when they are not.
-int spv_moved_rows(const spv_vertex *a, const spv_vertex *b, int n, int height, int *rows);
-
-/// spv_moved_rows for 2D vertices as they are (32 bytes: x, y, padding, colour), whose clip
-/// position is (x, y, 0, 1).
+/// Whether the 2D vertices b[0…n−1] (32 bytes: x, y, padding, colour; clip position
+/// (x, y, 0, 1)) are a[0…n−1] moved down by the same whole number of pixel rows (up when
+/// negative), as triangle setup would place them: x and colour the same, bit for bit, and
+/// every screen y, snapped to 1/256 px as setup snaps it, `*rows` rows lower, with every
+/// vertex of both inside rows 0…height (so that no triangle is clipped and setup's results
+/// move with them exactly). `*rows` on entry: the shift to check, or INT_MIN to take it from
+/// the first vertex; on return, the shift found. 0 when they are not.
 int spv_moved_rows_2d(const void *a, const void *b, int n, int height, int *rows);
 
 /// Rows ry0…ry1 of a 2D triangle: colour plane (base + dy·(py − minY)) + dx·(px − minX)

@@ -63,8 +63,8 @@ public final class VideoEncoder: FrameSink {
     var bandScaler: OpaquePointer?
     var lastBandScaler: OpaquePointer?
     var pixFmt = AV_PIX_FMT_YUV420P
-    /// The changed rows of the last frames written, frame k at k % count.
-    var recentChanges = [ChangedRows](repeating: .all, count: VideoEncoder.poolSize + 1)
+    /// The changed rows of the frames written before the one being written.
+    var changes = ChangeHistory(keeping: VideoEncoder.poolSize + 1)
     /// The pooled frame holding the last frame written (nil: none). The encoder thread only
     /// reads it, and it comes back to `write` only after this one has been filled.
     var lastFrame: UnsafeMutablePointer<AVFrame>?
@@ -283,8 +283,8 @@ public final class VideoEncoder: FrameSink {
         do {
             // (A frame x264 still holds is copied first: its picture stays.)
             try avCheck(av_frame_make_writable(f), "av_frame_make_writable", path, path: path)
-            recentChanges[framesWritten % recentChanges.count] = changed
-            convert(frame, into: f, held: slot.holds)
+            convert(frame, into: f, changed: changed, since: changes.since(slot.holds))
+            changes.record(changed)
         } catch {
             slot.holds = -1
             free.push(slot)
@@ -302,15 +302,16 @@ public final class VideoEncoder: FrameSink {
     /// checked by `ChangedRowsEncodeTests`), and long enough to cost no more per row.
     static let bandRows = 32
 
-    /// Fills `f`, which holds frame `held` (-1: nothing), with `frame` (number
-    /// `framesWritten`). For yuv420p, when few rows changed since the last frame, only the
-    /// bands that did are converted; those that changed between `held` and the last frame
-    /// are copied from the last frame's pooled frame (a plane copy is several times cheaper
-    /// than a conversion), and the rest are already right. Otherwise the whole frame is
-    /// converted.
-    private func convert(_ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, held: Int) {
+    /// Fills `f` with `frame`, whose rows `changed` differ from the last frame written;
+    /// `since`: the rows that changed from the frame `f` holds to the last frame. For
+    /// yuv420p, when few rows changed, only the bands that did are converted; those that
+    /// changed only since are copied from the last frame's pooled frame (a plane copy is
+    /// several times cheaper than a conversion), and the rest are already right. Otherwise
+    /// the whole frame is converted.
+    private func convert(
+        _ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, changed: ChangedRows, since: ChangedRows
+    ) {
         let h = frame.height, band = VideoEncoder.bandRows
-        let changed = recentChanges[framesWritten % recentChanges.count]
         let stride = Int32(frame.width * 4)
         let partial = pixFmt == AV_PIX_FMT_YUV420P && !changed.isAll && changed.rowCount(height: h) * 3 < h * 2
         guard partial, let last = lastFrame, last != f else {
@@ -321,21 +322,18 @@ public final class VideoEncoder: FrameSink {
             }
             return
         }
-        // Bands that changed since `held` (all when it is too old) are copied, unless they
-        // changed in this frame: those are converted.
+        // Bands that changed since the held frame (all, when it is unknown) are copied,
+        // unless they changed in this frame: those are converted.
         let bands = (h + band - 1) / band
-        let stale = held >= 0 && framesWritten - held < recentChanges.count
         bandWork.removeAll(keepingCapacity: true)
-        bandWork.append(contentsOf: repeatElement(stale ? .keep : .copy, count: bands))
+        bandWork.append(contentsOf: repeatElement(since.isAll ? .copy : .keep, count: bands))
         func mark(_ rows: ChangedRows, _ work: BandWork) {
             rows.forEach { r in
                 let lo = max(0, r.lowerBound) / band, hi = min(bands, (min(r.upperBound, h) + band - 1) / band)
                 for b in lo..<max(lo, hi) where work.rawValue > bandWork[b].rawValue { bandWork[b] = work }
             }
         }
-        if stale {
-            for k in (held + 1)..<framesWritten { mark(recentChanges[k % recentChanges.count], .copy) }
-        }
+        mark(since, .copy)
         mark(changed, .convert)
         frame.pixels.withUnsafeBytes { raw in
             let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -26,12 +26,11 @@ public final class FramebufferSink: FrameSink {
     private let isDevice: Bool
     private var varInfo = [UInt32](repeating: 0, count: 40) // struct fb_var_screeninfo, 160 bytes
     private var backHalf = 1
-    /// Frames written so far; the frame each half of the memory holds (-1: none, or
-    /// another size); the changed rows of the last frames, frame k at k % count.
-    private var framesShown = 0
+    /// The changed rows of the last frames written, the frame each half of the memory holds
+    /// (-1: none, or another size) and the size of the last frame.
+    private var changes = ChangeHistory(keeping: 3)
     private var halfHolds = [-1, -1]
     private var lastSize = (width: 0, height: 0)
-    private var recentChanges = [ChangedRows](repeating: .all, count: 3)
 
     // <linux/fb.h> ioctl numbers and field offsets (checked against the header with offsetof).
     static let getVar: UInt = 0x4600, getFix: UInt = 0x4602, panDisplay: UInt = 0x4606
@@ -122,15 +121,9 @@ public final class FramebufferSink: FrameSink {
         // The rows to convert: those changed since the frame this memory holds.
         if lastSize != (frame.width, frame.height) { halfHolds = [-1, -1] }
         lastSize = (frame.width, frame.height)
-        recentChanges[framesShown % recentChanges.count] = changed
-        var rows = ChangedRows.all
-        let held = halfHolds[half]
-        if held >= 0 && framesShown - held < recentChanges.count {
-            rows = .none
-            for k in (held + 1)...framesShown { rows.formUnion(recentChanges[k % recentChanges.count]) }
-        }
-        halfHolds[half] = framesShown
-        framesShown += 1
+        let shown = changes.record(changed)
+        let rows = changes.since(halfHolds[half])
+        halfHolds[half] = shown
         frame.pixels.withUnsafeBufferPointer { src in
             for y in 0..<h where rows.isAll || rows.intersects((srcY + y)..<(srcY + y + 1)) {
                 let row = map + (yBase + dstY + y) * f.stride + dstX * bpp
