@@ -132,19 +132,25 @@ struct BenchCommand: ParsableCommand {
         // the median of the rounds'.
         let temp = NSTemporaryDirectory() + "/specviz-bench-\(getpid()).mp4"
         defer { unlink(temp) }
-        var rounds: [(x264: Double, ours: Double)] = []
+        // CPU (all threads) beside wall: the two together say how much of the cores each run
+        // kept busy.
+        var rounds: [(x264: Double, ours: Double, x264CPU: Double, oursCPU: Double)] = []
         for _ in 0..<3 {
+            var c0 = processCPUSeconds()
             let x264 = try bench.encodeKept(fps: s.fps, preset: "veryfast", crf: 20, clock: monotonicSeconds)
+            let x264CPU = processCPUSeconds() - c0
             t0 = monotonicSeconds()
+            c0 = processCPUSeconds()
             try renderToMP4(settings: s, from: from, to: from + seconds, path: temp, glyphs: glyphs)
-            rounds.append((x264, monotonicSeconds() - t0))
+            rounds.append((x264, monotonicSeconds() - t0, x264CPU, processCPUSeconds() - c0))
         }
         let perFrame = { (v: Double) in v / Double(frames) * 1000 }
         for (i, r) in rounds.enumerated() {
             print(
                 String(
-                    format: "round %d: x264 veryfast alone, %d frames %7.2f ms per frame; specviz render → MP4 %7.2f ms = %.2f×",
-                    i + 1, frames, perFrame(r.x264), perFrame(r.ours), r.ours / r.x264))
+                    format: "round %d: %d frames, ms per frame: x264 veryfast alone %6.2f (CPU %6.2f), specviz render → MP4 %6.2f (CPU %6.2f) = %.2f×",
+                    i + 1, frames, perFrame(r.x264), perFrame(r.x264CPU), perFrame(r.ours), perFrame(r.oursCPU),
+                    r.ours / r.x264))
         }
         let median = rounds.map { $0.ours / $0.x264 }.sorted()[1]
         print(String(format: "specviz render → MP4 against x264 alone, median of 3 rounds: %.2f×", median))
