@@ -266,8 +266,10 @@ public final class Rasterizer {
     /// (64 rows at 1920 px). Taller bands cut fewer triangles in two (each cut restarts a row
     /// walk and a coarse depth test); measured 16 to 256 rows on the surface dumps, 64–128
     /// was best.
+    /// A band is drawn whole or left alone, so a picture drawn in part is right in whole
+    /// bands (what `FrameSink.changedRowBands` sinks rely on).
     @inlinable
-    static func bandRows(width: Int) -> Int {
+    public static func bandRows(width: Int) -> Int {
         var rows = 128
         while rows > 32 && rows * width > 131_072 { rows /= 2 }
         return rows

@@ -110,6 +110,11 @@ public final class RenderJob {
         let full = BlockingQueue<Result<Rendered, Error>?>(capacity: 3)
         for _ in 0..<3 { free.push((PixelBuffer(width: settings.width, height: settings.height), nil)) }
         let stop = Locked(false)
+        // A sink that reads only the bands that changed is handed pictures drawn only where
+        // the frame changed since the one before (the rasteriser draws whole bands, each
+        // made of the sink's): the bands the mesh of a 3D mode fills are not restored from
+        // the kept picture on the frames between two history rows.
+        let onlyChanged = sink.changedRowBands.map { Rasterizer.bandRows(width: settings.width) % $0 == 0 } ?? false
 
         let producer = Thread { [self] in
             do {
@@ -122,11 +127,13 @@ public final class RenderJob {
                     _ = try step(k)
                 }
                 var k = first
+                var previous: Rasterizer.FrameStamp? = nil
                 while !stop.value && !cancelled() {
                     if let total, k - first >= total { break }
                     guard try step(k) else { break }
                     var (picture, held) = free.pop()
-                    try composer.render(into: &picture, holding: held)
+                    try composer.render(into: &picture, holding: onlyChanged ? previous : held)
+                    previous = composer.lastFrameStamp
                     full.push(
                         .success(Rendered(picture: picture, changed: composer.lastChangedRows, stamp: composer.lastFrameStamp)))
                     k += 1

@@ -50,6 +50,7 @@ final class OffsetFrameSink: FrameSink {
     func write(_ frame: PixelBuffer, index: Int, changed: ChangedRows) throws {
         try base.write(frame, index: index + offset, changed: changed)
     }
+    var changedRowBands: Int? { base.changedRowBands }
     func finish() throws { try base.finish() }
     func cancel() { base.cancel() }
 }

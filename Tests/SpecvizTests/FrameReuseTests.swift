@@ -140,7 +140,33 @@ final class FrameReuseTests: XCTestCase {
         }
     }
 
-    /// Handed back with the frame it holds, a picture keeps the bands that have not changed
+    /// A sink that reads only the bands that changed (as the video encoder does) is handed
+    /// pictures drawn only there: rebuilt band by band from them, as the encoder rebuilds
+    /// its frames, every frame must be the one a sink of whole pictures is handed, and some
+    /// pictures must really hold older bands (else the test proves nothing).
+    /// The modes that leave bands undrawn: a kept 3D picture, scrolling rows, the tuner.
+    func testASinkOfChangedBandsRebuildsEveryFrame() throws {
+        let signal = clicksOverChord
+        let modes: [(VisualizationMode, Bool)] = [(.surfacePlus, false), (.spectrogram, false), (.spectrogram, true), (.tuner, false)]
+        for (mode, fullResolution) in modes {
+            // 1040 px: the rasteriser's bands are 64 rows, two of the sink's 32.
+            let (s, name) = overlaid(mode, fullResolution: fullResolution, width: 1040, height: 150)
+            var frames: [BandSink] = []
+            for bands in [nil, 32] {
+                let job = RenderJob(
+                    source: BufferAudioSource(samples: signal, sampleRate: rate), settings: s, glyphs: nil, from: 0.5, to: 0.9)
+                let sink = BandSink(bands: bands)
+                try job.run(into: sink)
+                frames.append(sink)
+            }
+            XCTAssertEqual(frames[0].frames.count, 24, name)
+            XCTAssertEqual(frames[1].frames.count, frames[0].frames.count, name)
+            for (k, (a, b)) in zip(frames[0].frames, frames[1].frames).enumerated() { assertSame(b, a, "\(name), frame \(k)") }
+            XCTAssertEqual(frames[0].olderBands, 0, "\(name): a sink of whole pictures gets whole pictures")
+            XCTAssertGreaterThan(frames[1].olderBands, 0, "\(name): bands left undrawn")
+        }
+    }
+
     /// since: a mark left in the top band (the mesh's) survives the frames between two
     /// history rows, and the frames that take a row draw over it.
     func testUnchangedBandsOfAHeldPictureAreLeftAlone() throws {
@@ -233,4 +259,35 @@ final class FrameReuseTests: XCTestCase {
         XCTAssertEqual(r.lastReusedItems, 1, "now kept after the first quad, the one that stays")
         assertSame(picture.pixels, expected.pixels, "with the background")
     }
+}
+
+/// Keeps every frame it is handed, rebuilt as a sink of changed bands rebuilds it: only the
+/// bands of `bands` rows with a changed row are taken from the picture (all, without
+/// `bands`). Counts the bands where the picture held something else.
+final class BandSink: FrameSink {
+    let bands: Int?
+    var frames: [[UInt32]] = []
+    var olderBands = 0
+    init(bands: Int?) { self.bands = bands }
+    var changedRowBands: Int? { bands }
+    func write(_ frame: PixelBuffer, index: Int) throws { try write(frame, index: index, changed: .all) }
+    func write(_ frame: PixelBuffer, index: Int, changed: ChangedRows) throws {
+        guard let last = frames.last, let bands, !changed.isAll else {
+            frames.append(frame.pixels)
+            return
+        }
+        var rebuilt = last
+        let w = frame.width, h = frame.height
+        for y0 in stride(from: 0, to: h, by: bands) {
+            let rows = y0 * w..<min(h, y0 + bands) * w
+            if changed.intersects(y0..<min(h, y0 + bands)) {
+                rebuilt[rows] = frame.pixels[rows]
+            } else if rebuilt[rows] != frame.pixels[rows] {
+                olderBands += 1
+            }
+        }
+        frames.append(rebuilt)
+    }
+    func finish() throws {}
+    func cancel() {}
 }

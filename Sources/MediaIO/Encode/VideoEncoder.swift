@@ -297,6 +297,10 @@ public final class VideoEncoder: FrameSink {
         work.push(slot)
     }
 
+    /// yuv420p output reads only the bands of each picture that changed (the rest come
+    /// from the pooled frames); other formats convert whole pictures.
+    public var changedRowBands: Int? { pixFmt == AV_PIX_FMT_YUV420P ? VideoEncoder.bandRows : nil }
+
     /// Rows per band of a partial conversion: a multiple of 16, so that every band starts
     /// on the same chroma row and dither row as in a whole conversion (the same bytes,
     /// checked by `ChangedRowsEncodeTests`), and long enough to cost no more per row.
@@ -304,17 +308,17 @@ public final class VideoEncoder: FrameSink {
 
     /// Fills `f` with `frame`, whose rows `changed` differ from the last frame written;
     /// `since`: the rows that changed from the frame `f` holds to the last frame. For
-    /// yuv420p, when few rows changed, only the bands that did are converted; those that
-    /// changed only since are copied from the last frame's pooled frame (a plane copy is
-    /// several times cheaper than a conversion), and the rest are already right. Otherwise
-    /// the whole frame is converted.
+    /// yuv420p, unless every row changed (or this is the first frame), only the bands that
+    /// changed are converted; those that changed only since are copied from the last
+    /// frame's pooled frame (a plane copy is several times cheaper than a conversion), and
+    /// the rest are already right. No other band of `frame` is read (`changedRowBands`): it
+    /// may hold older pixels there. Other formats convert the whole frame.
     private func convert(
         _ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, changed: ChangedRows, since: ChangedRows
     ) {
         let h = frame.height, band = VideoEncoder.bandRows
         let stride = Int32(frame.width * 4)
-        let partial = pixFmt == AV_PIX_FMT_YUV420P && !changed.isAll && changed.rowCount(height: h) * 3 < h * 2
-        guard partial, let last = lastFrame, last != f else {
+        guard pixFmt == AV_PIX_FMT_YUV420P, !changed.isAll, let last = lastFrame else {
             frame.pixels.withUnsafeBytes { raw in
                 var src: UnsafePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 var stride = stride
@@ -343,7 +347,8 @@ public final class VideoEncoder: FrameSink {
                 case .keep:
                     break
                 case .copy:
-                    spv_copy_rows_420(f, last, Int32(y), Int32(n))
+                    // (`f` is the last frame's own only when it holds that frame: no copy.)
+                    if last != f { spv_copy_rows_420(f, last, Int32(y), Int32(n)) }
                 case .convert:
                     _ = spv_sws_scale_rows_420(n == band ? bandScaler : lastBandScaler, base, stride, f, Int32(y), Int32(n))
                 }
