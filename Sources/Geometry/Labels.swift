@@ -81,10 +81,10 @@ public struct Labels {
         guard layout.labels else { return }
         switch style {
         case .linear:
-            frequencyAxis(state.axis, layout: layout, into: &scene)
+            frequencyAxis(state, layout: layout, into: &scene)
             dBAxis(state, layout: layout, into: &scene)
         case .heatmap:
-            frequencyAxis(state.axis, layout: layout, into: &scene)
+            frequencyAxis(state, layout: layout, into: &scene)
             heatLegend(layout: layout, into: &scene)
             dBAxis(state, layout: layout, into: &scene, inset: layout.fontSize * 0.5)
         case .radial:
@@ -114,9 +114,9 @@ public struct Labels {
     /// Frequency labels under the spectrum, centred on their log positions. In narrow
     /// frames a label that would touch its left neighbour is left out (20, 100, 1k, 10k
     /// and 20k are kept first), so no two labels ever overlap.
-    func frequencyAxis(_ axis: FrequencyAxis = .standard, layout: Layout, into scene: inout Scene) {
+    func frequencyAxis(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
-        let labels = Labels.frequencies(for: axis)
+        let axis = state.axis, labels = state.frequencyLabels
         let bottom = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0)).y
         let gap = f * 0.4
         func span(_ k: Int) -> (Float, Float) {
@@ -124,26 +124,32 @@ public struct Labels {
             let x = Labels.x(ofFrequency: hz, layout: layout, axis: axis), half = Layout.estimatedWidth(text, size: f) * 0.5
             return (x - half - gap * 0.5, x + half + gap * 0.5)
         }
-        // Decades first, then the 2s and 5s where they fit.
-        let priority =
-            axis == .standard
-            ? [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
-            : Array(stride(from: 0, to: labels.count, by: 2)) + Array(stride(from: 1, to: labels.count, by: 2))
-        var kept: [Int] = []
-        for k in priority {
+        // Decades first, then the 2s and 5s where they fit; other axes every other label
+        // first. The kept ones are bits of a mask (at most 64 labels): nothing is allocated.
+        let n = min(labels.count, 64), half = (n + 1) / 2
+        let standard = axis == .standard && n == Labels.standardPriority.count
+        var kept: UInt64 = 0
+        for i in 0..<n {
+            let k = standard ? Labels.standardPriority[i] : i < half ? 2 * i : 2 * (i - half) + 1
             let (a, b) = span(k)
-            if kept.allSatisfy({
-                let (c, d) = span($0); return b <= c || a >= d
-            }) {
-                kept.append(k)
+            var clear = true, others = kept
+            while others != 0 && clear {
+                let (c, d) = span(others.trailingZeroBitCount)
+                clear = b <= c || a >= d
+                others &= others - 1
             }
+            if clear { kept |= 1 << UInt64(k) }
         }
-        for k in kept.sorted() {
-            let (hz, text) = labels[k]
+        while kept != 0 {
+            let (hz, text) = labels[kept.trailingZeroBitCount]
+            kept &= kept - 1
             let x = Labels.x(ofFrequency: hz, layout: layout, axis: axis)
             scene.addText(TextRun(text, at: SIMD2(x, bottom + f * 1.2), size: f, color: Labels.textColor, anchor: .center))
         }
     }
+
+    /// The order in which the standard axis's ten labels are placed.
+    static let standardPriority = [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
 
     /// dB labels at five levels of the auto-level window along the spectrum's left edge,
     /// and the unit above them. `inset` moves them left (room for the heat legend).
@@ -194,7 +200,7 @@ public struct Labels {
     func ringLabels(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
         let ring = CircularMode.geometry(layout: layout)
-        for (hz, text) in Labels.frequencies(for: state.axis) where state.axis.position(ofFrequency: hz) < 0.995 {
+        for (hz, text) in state.frequencyLabels where state.axis.position(ofFrequency: hz) < 0.995 {
             let t = Float(state.axis.position(ofFrequency: hz))
             let dir = CircularMode.direction(position: t)
             let radius = ring.unitPixels * CircularMode.labelRadius

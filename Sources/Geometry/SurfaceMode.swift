@@ -161,7 +161,7 @@ public struct SurfaceMode: ModeBuilder {
         // Left to right; a label that would touch the previous one is skipped (estimated
         // width 0.6 em per character plus a 0.6 em gap).
         var lastRight = -Float.infinity
-        for (hz, text) in Labels.frequencies(for: state.axis) {
+        for (hz, text) in state.frequencyLabels {
             let x = -1 + 2 * Float(state.axis.position(ofFrequency: hz))
             let c = mvp * SIMD4(x, 0, 1, 1)
             guard c.w > 0 else { continue }

@@ -22,7 +22,11 @@ public struct VisualState: Sendable {
     public var dbTop: Float = -35
     public var dbBottom: Float = -75
     /// The bands' frequency axis and the level unit (from the analysis).
-    public var axis: FrequencyAxis = .standard
+    public var axis: FrequencyAxis = .standard {
+        didSet { if axis != oldValue { frequencyLabels = Labels.frequencies(for: axis) } }
+    }
+    /// `Labels.frequencies(for: axis)`, built when the axis changes (not every frame).
+    public private(set) var frequencyLabels = Labels.frequencies(for: .standard)
     public var levelUnit = "dB"
     /// Rise and fall per video frame and the peak hold (`--smoothing`, `--peak-hold`).
     public var smoothing = Smoothing.seed

@@ -32,11 +32,15 @@ public struct MediaError: UserFacingError, Equatable {
 }
 
 /// Turns a libav return code into a typed error naming the function and the subject
-/// (`path`: the file it was on, when there is one). The subject is only formatted for an
-/// error: the decoder checks every chunk it resamples.
+/// (`path`: the file it was on, when there is one). The function's name and the subject
+/// are only formatted for an error: the decoder checks every chunk it resamples and the
+/// audio encoder every packet.
 @discardableResult
-func avCheck(_ code: Int32, _ function: String, _ subject: @autoclosure () -> String, path: String? = nil) throws -> Int32 {
+func avCheck(
+    _ code: Int32, _ function: @autoclosure () -> String, _ subject: @autoclosure () -> String, path: String? = nil
+) throws -> Int32 {
     if code < 0 {
+        let function = function()
         throw MediaError("\(subject()): \(function) failed: \(MediaError.avText(code))", function: function, code: code, path: path)
     }
     return code

@@ -159,18 +159,16 @@ public final class Rasterizer {
         }
         changes.record(changedRows)
         // The rows `target` must be drawn in: those changed since the frame it holds.
-        var stale = ChangedRows.all
-        if let held, held.rasterizer == identity { stale = changes.since(held.frame) }
+        let stale = held.flatMap { $0.rasterizer == identity ? changes.since($0.frame) : nil } ?? .all
         let backdrop: [UInt32]? = background.flatMap { $0.width == scene.width && $0.height == scene.height ? $0.pixels : nil }
         let fromKept = restore > 0 || scroll != nil
         // A frame that keeps a picture from the kept one (a scroll) leaves that picture's band
         // as it is where the items before the split draw nothing: triangles from those items
         // are the first `prefixTriangles`; glyphs there are not looked for band by band.
-        var prefixTriangles = 0, prefixGlyphs = false
-        for op in ops[0..<opsSplit] {
+        let (prefixTriangles, prefixGlyphs) = ops[0..<opsSplit].reduce((0, false)) { sum, op in
             switch op {
-            case .triangles(let r): prefixTriangles = max(prefixTriangles, r.upperBound)
-            case .glyphs: prefixGlyphs = true
+            case .triangles(let r): return (max(sum.0, r.upperBound), sum.1)
+            case .glyphs: return (sum.0, true)
             }
         }
         let keepsOnlyWhereDrawn = fromKept && keepAt > 0 && !prefixGlyphs
@@ -190,13 +188,16 @@ public final class Rasterizer {
                     hizDirty.withUnsafeMutableBufferPointer { hd in
                         memory.pixels.withUnsafeMutableBufferPointer { kp in
                             let pxBase = px.baseAddress!, dpBase = dp.baseAddress!
-                            var hiz = spv_hiz(maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
+                            // (Each worker takes its own copy: a captured `var` would be boxed.)
+                            let sharedHiz = spv_hiz(
+                                maxDepth: hm.baseAddress!, dirty: hd.baseAddress!, tilesX: Int32(tilesX), height: Int32(h))
                             // The kept picture (empty unless one is restored or kept).
                             let kept = kp.baseAddress
                             let opsSplit = self.opsSplit
                             // Worker k renders bands k, k + workers, …: interleaved, so a dense part of the
                             // picture is shared; every band's pixels depend only on its triangles.
                             let work = { (worker: Int) in
+                                var hiz = sharedHiz
                                 var band = worker
                                 while band < bands {
                                     let y0 = band * bandRows, y1 = min(h, y0 + bandRows)

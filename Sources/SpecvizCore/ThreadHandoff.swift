@@ -3,24 +3,29 @@ import Foundation
 /// A small bounded FIFO between two threads (render → encode, convert → x264).
 /// `push` waits while it is full, `pop` while it is empty.
 public final class BlockingQueue<T>: @unchecked Sendable {
-    private var items: [T] = []
-    private let capacity: Int
+    /// A ring of `capacity` slots: pushing and popping move no elements and allocate
+    /// nothing (the render's frames pass through one every frame).
+    private var slots: [T?]
+    private var head = 0, count = 0
     private let condition = NSCondition()
 
-    public init(capacity: Int) { self.capacity = capacity }
+    public init(capacity: Int) { slots = Array(repeating: nil, count: max(1, capacity)) }
 
     public func push(_ item: T) {
         condition.lock()
-        while items.count >= capacity { condition.wait() }
-        items.append(item)
+        while count >= slots.count { condition.wait() }
+        slots[(head + count) % slots.count] = item
+        count += 1
         condition.broadcast()
         condition.unlock()
     }
 
     public func pop() -> T {
         condition.lock()
-        while items.isEmpty { condition.wait() }
-        let item = items.removeFirst()
+        while count == 0 { condition.wait() }
+        let item = slots[head].take()!
+        head = (head + 1) % slots.count
+        count -= 1
         condition.broadcast()
         condition.unlock()
         return item
