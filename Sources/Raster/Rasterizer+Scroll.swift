@@ -16,15 +16,18 @@ import SpecvizCore
 extension Rasterizer {
     @usableFromInline struct Scroll {
         /// Items 0..<fresh are drawn; items `moved` are the kept picture's first
-        /// `moved.count` items, `rows` pixel rows lower (higher when negative).
+        /// `moved.count` items, `rows` pixel rows lower (higher when negative), where they
+        /// cover the rows `span` (`movedRows`, worked out once).
         @usableFromInline var fresh: Int
         @usableFromInline var moved: Range<Int>
         @usableFromInline var rows: Int
+        @usableFromInline var span: Range<Int>
 
-        @usableFromInline init(fresh: Int, moved: Range<Int>, rows: Int) {
+        @usableFromInline init(fresh: Int, moved: Range<Int>, rows: Int, span: Range<Int>) {
             self.fresh = fresh
             self.moved = moved
             self.rows = rows
+            self.span = span
         }
     }
 
@@ -51,7 +54,7 @@ extension Rasterizer {
             let t = Int(rows)
             let span = movedRows(0..<m, by: t)
             if !(m..<kept).contains(where: { shifted(memory.itemRows[$0], by: t).overlaps(span) }) {
-                return Scroll(fresh: fresh, moved: fresh..<(fresh + m), rows: t)
+                return Scroll(fresh: fresh, moved: fresh..<(fresh + m), rows: t, span: span)
             }
         }
         return nil
@@ -67,8 +70,7 @@ extension Rasterizer {
         try prepare(
             scene, skipping: scroll.moved, split: scroll.moved.upperBound, shader2D: shader2D, shader3D: shader3D,
             glyphProvider: glyphProvider)
-        let span = movedRows(0..<scroll.moved.count, by: scroll.rows)
-        guard itemRows[0..<scroll.fresh].allSatisfy({ $0.x >= $0.y || !(Int($0.x)..<Int($0.y)).overlaps(span) }) else {
+        guard itemRows[0..<scroll.fresh].allSatisfy({ $0.x >= $0.y || !(Int($0.x)..<Int($0.y)).overlaps(scroll.span) }) else {
             return false
         }
         // The moved items' rows are the kept ones', moved.
@@ -124,8 +126,7 @@ extension Rasterizer {
     /// moved draws: the kept items left behind lie in other rows, checked by `findScroll`).
     @inlinable
     func moveKeptPicture(_ scroll: Scroll, clear: UInt32) {
-        let w = width, h = height, t = scroll.rows
-        let span = movedRows(0..<scroll.moved.count, by: t)
+        let w = width, h = height, t = scroll.rows, span = scroll.span
         memory.pixels.withUnsafeMutableBufferPointer { kp in
             let base = kp.baseAddress!
             func paint(_ lo: Int, _ hi: Int) {
