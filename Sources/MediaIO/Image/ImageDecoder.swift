@@ -7,9 +7,15 @@ import SpecvizCore
 /// `--background` name. The bytes are read by us and handed to the decoder as one packet,
 /// so no demuxer runs and nothing but the named file is ever opened.
 public enum ImageDecoder {
-    /// Largest accepted file (bytes) and picture (pixels): a cover or a logo, not a poster.
+    /// Largest accepted file (bytes) and picture: a cover or a logo, not a poster. The one
+    /// cap on pictures (`--cover`, `--logo`, `--background` and pictures embedded in inputs):
+    /// 16 megapixels (4096×4096), checked on the size the header declares before anything
+    /// is decoded, and set as libavcodec's `max_pixels` on every decoder that could decode
+    /// a picture (here and in the probe of an input's streams).
     public static let maxBytes = 64 << 20
-    public static let maxPixels = 40_000_000
+    public static let maxPixels = 16 << 20
+    /// The cap as users read it.
+    public static let capText = "16 megapixels (e.g. 4096×4096)"
 
     /// Reads and decodes the picture at `path`.
     public static func read(_ path: String) throws -> PixelBuffer {
@@ -39,12 +45,20 @@ public enum ImageDecoder {
     public static func decode(_ bytes: [UInt8], name: String) throws -> PixelBuffer {
         _ = quietLibav
         guard let id = codec(of: bytes) else { throw MediaError("\(name) is not a PNG, JPEG or WebP picture") }
+        guard let header = ImageHeader(bytes) else { throw MediaError("\(name): its header does not give a picture size (damaged or cut short)") }
+        guard header.width > 0, header.height > 0 else { throw MediaError("\(name): \(header.width)x\(header.height) is not a usable picture size") }
+        guard header.width * header.height <= maxPixels else {
+            throw MediaError("\(name) is \(header.width)x\(header.height): larger than the \(capText) a picture may have")
+        }
         guard let decoder = avcodec_find_decoder(id) else { throw MediaError("\(name): no decoder for it in this FFmpeg") }
         var ctx = avcodec_alloc_context3(decoder)
         var packet = av_packet_alloc()
         var frame = av_frame_alloc()
         defer { avcodec_free_context(&ctx); av_packet_free(&packet); av_frame_free(&frame) }
         guard let ctx, let packet, let frame else { throw MediaError("\(name): out of memory") }
+        // A later frame or segment that claims more than its header is refused by the decoder.
+        ctx.pointee.max_pixels = Int64(maxPixels)
+        ctx.pointee.thread_count = 1
         try avCheck(avcodec_open2(ctx, decoder, nil), "avcodec_open2", name)
         // The packet owns a padded copy of the bytes (decoders may read past the end).
         try avCheck(av_new_packet(packet, Int32(bytes.count)), "av_new_packet", name)
@@ -53,7 +67,9 @@ public enum ImageDecoder {
         _ = avcodec_send_packet(ctx, nil)
         try avCheck(avcodec_receive_frame(ctx, frame), "avcodec_receive_frame", name)
         let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
-        guard w > 0, h > 0, w * h <= maxPixels else { throw MediaError("\(name): \(w)x\(h) is not a usable picture size") }
+        guard w > 0, h > 0, w * h <= maxPixels else {
+            throw MediaError("\(name): \(w)x\(h) is not a usable picture size (at most \(capText))")
+        }
         return try toRGBA(frame, width: w, height: h, name: name)
     }
 
