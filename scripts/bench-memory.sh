@@ -27,13 +27,16 @@ def png(path, w, h, depth=8, colour=6, rows=None):
     out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, colour, 0, 0, 0))
     open(path, "wb").write(out + chunk(b"IDAT", data) + chunk(b"IEND", b""))
 d = sys.argv[1]
-png(d + "/tall.png", 1, 4_000_000)
-png(d + "/wide.png", 4_000_000, 1)
-png(d + "/deep16.png", 4000, 4000, depth=16)
+png(d + "/tall.png", 1, 100_000)
+png(d + "/wide.png", 100_000, 2)
+png(d + "/deep16.png", 1800, 1800, depth=16)
+png(d + "/deep16-big.png", 4000, 4000, depth=16)
+png(d + "/too-tall.png", 1, 4_000_000)
 png(d + "/huge.png", 8000, 8000)
 png(d + "/bogus.png", 100_000, 100_000, rows=1)
 PY
 $FF -f lavfi -i "color=c=navy:s=8000x8000" -frames:v 1 "$DIR/huge.jpg"
+$FF -f lavfi -i "testsrc2=s=3000x3000" -frames:v 1 -q:v 3 "$DIR/cover3000.jpg"
 
 # Sound: plain, and the same carrying three large embedded pictures (mp3, flac, m4a).
 $FF -f lavfi -i "sine=f=220:d=$SECONDS_LONG" -ac 2 "$DIR/plain.wav"
@@ -43,7 +46,8 @@ $FF -i "$DIR/plain.wav" -i "$DIR/huge.png" -i "$DIR/deep16.png" -i "$DIR/huge.jp
 $FF -i "$DIR/plain.wav" -i "$DIR/huge.png" -i "$DIR/deep16.png" -i "$DIR/huge.jpg" -map 0 -map 1 -map 2 -map 3 \
     -c:v copy -disposition:v attached_pic "$DIR/pictures.flac"
 $FF -i "$DIR/plain.wav" -i "$DIR/huge.jpg" -map 0 -map 1 -c:a aac -c:v copy -disposition:v attached_pic "$DIR/pictures.m4a"
-$FF -i "$DIR/plain.wav" -i "$DIR/deep16.png" -map 0 -map 1 -c:v copy -disposition:v attached_pic -id3v2_version 3 "$DIR/cover16.mp3"
+$FF -i "$DIR/plain.wav" -i "$DIR/deep16-big.png" -map 0 -map 1 -c:v copy -disposition:v attached_pic -id3v2_version 3 "$DIR/cover16.mp3"
+$FF -i "$DIR/plain.wav" -i "$DIR/cover3000.jpg" -map 0 -map 1 -c:v copy -disposition:v attached_pic -id3v2_version 3 "$DIR/cover3000.mp3"
 
 peak() { # label, command…: prints "label  MB  exit"
     label=$1; shift
@@ -59,14 +63,20 @@ for f in plain.wav pictures.mp3 pictures.flac pictures.m4a cover16.mp3; do
     peak "tempo $f" "$BIN" tempo "$DIR/$f"
     peak "tune $f" "$BIN" tune "$DIR/$f"
 done
+for s in 320x180 $SIZE; do
+    peak "render $s plain.wav" "$BIN" render --size $s --fps 30 --to 4 -y --quiet "$DIR/plain.wav" -o "$DIR/r.mp4"
+    peak "render $s --background deep16.png" "$BIN" render --size $s --fps 30 --to 4 -y --quiet "$DIR/plain.wav" --background "$DIR/deep16.png" -o "$DIR/r.mp4"
+    peak "render $s --cover cover3000.jpg" "$BIN" render --size $s --fps 30 --to 4 -y --quiet "$DIR/plain.wav" --cover "$DIR/cover3000.jpg" -o "$DIR/r.mp4"
+done
 R="$BIN render --size $SIZE --fps 30 --to 4 -y --quiet"
 peak "render plain.wav (no pictures)" $R "$DIR/plain.wav" -o "$DIR/r.mp4"
 peak "render plain.mp3 --no-cover" $R --no-cover "$DIR/plain.mp3" -o "$DIR/r.mp4"
 peak "render pictures.mp3 --no-cover" $R --no-cover "$DIR/pictures.mp3" -o "$DIR/r.mp4"
 peak "render pictures.mp3 (embedded cover)" $R "$DIR/pictures.mp3" -o "$DIR/r.mp4"
 peak "render cover16.mp3 (16-bit 4000x4000 cover)" $R "$DIR/cover16.mp3" -o "$DIR/r.mp4"
+peak "render cover3000.mp3 (3000x3000 JPEG cover)" $R "$DIR/cover3000.mp3" -o "$DIR/r.mp4"
 peak "render pictures.flac (embedded cover)" $R "$DIR/pictures.flac" -o "$DIR/r.mp4"
-for p in tall.png wide.png deep16.png huge.png huge.jpg bogus.png; do
+for p in tall.png wide.png deep16.png cover3000.jpg deep16-big.png too-tall.png huge.png huge.jpg bogus.png; do
     peak "render --background $p" $R "$DIR/plain.wav" --background "$DIR/$p" -o "$DIR/r.mp4"
     peak "render --cover $p --logo $p" $R "$DIR/plain.wav" --cover "$DIR/$p" --logo "$DIR/$p" -o "$DIR/r.mp4"
 done

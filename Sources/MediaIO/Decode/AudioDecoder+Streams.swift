@@ -16,9 +16,12 @@ extension AudioDecoder {
         }
     }
 
-    /// `avformat_find_stream_info` with every decoder it may open for the probe capped at
-    /// `ImageDecoder.maxPixels` (libavcodec's `max_pixels`).
+    /// `avformat_find_stream_info` allowed to open audio decoders only (the context's
+    /// `codec_whitelist`: an attached picture is queued when the file is opened, before it
+    /// can be discarded, and the probe would decode it to learn its size), each capped at
+    /// `ImageDecoder.maxPixels` (libavcodec's `max_pixels`) all the same.
     static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        av_opt_set(UnsafeMutableRawPointer(format), "codec_whitelist", audioDecoders, 0)
         let count = Int(format.pointee.nb_streams)
         guard count > 0 else { return avformat_find_stream_info(format, nil) }
         let options = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: count)
@@ -30,6 +33,18 @@ extension AudioDecoder {
         for i in 0..<count { av_dict_set(&options[i], "max_pixels", String(ImageDecoder.maxPixels), 0) }
         return avformat_find_stream_info(format, options)
     }
+
+    /// The names of this FFmpeg's audio decoders, comma-separated.
+    static let audioDecoders: String = {
+        var names: [String] = []
+        var state: UnsafeMutableRawPointer? = nil
+        while let codec = av_codec_iterate(&state) {
+            if av_codec_is_decoder(codec) != 0 && codec.pointee.type == AVMEDIA_TYPE_AUDIO {
+                names.append(String(cString: codec.pointee.name))
+            }
+        }
+        return names.joined(separator: ",")
+    }()
 
     /// Decodes a regular file to its end with a decoder of its own and returns the seconds
     /// of sound it holds, at the first format's rate; nil for anything that cannot be read
