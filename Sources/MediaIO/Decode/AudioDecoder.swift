@@ -7,8 +7,10 @@ import SpecvizCore
 /// a mono mix (`readMono`) or interleaved (`readInterleaved`).
 public final class AudioDecoder: AudioSource, CustomStringConvertible {
     public let path: String
-    public let sampleRate: Int
-    public let channelCount: Int
+    /// The rate and channels of the first decoded frame (what the whole stream is read
+    /// at: a later change of format is resampled to it).
+    public private(set) var sampleRate: Int
+    public private(set) var channelCount: Int
     /// The length in seconds of what decodes: for a regular file, measured by decoding it
     /// once to the end on first use (a container's own figure is an estimate: a VBR mp3
     /// without a Xing header, a truncated FLAC or junk in the middle make it wrong); nil for
@@ -40,13 +42,17 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     /// Samples that were NaN, infinite or beyond ±`sampleLimit` (a damaged or hostile float
     /// file): read as 0 (non-finite) or clamped, so analysis and drawing stay finite.
     public private(set) var replacedSamples = 0
-    /// Called once, on the first replaced sample, with a one-line explanation.
-    public var onReplacedSamples: ((String) -> Void)?
+    /// Called once, on the first replaced sample, with a one-line explanation (at once when
+    /// set after the first frame, read when the file is opened, held some).
+    public var onReplacedSamples: ((String) -> Void)? { didSet { reportReplaced() } }
+    private var reportedReplaced = false
     /// The largest magnitude passed through (+60 dB over full scale).
     public static let sampleLimit: Float = 1000
 
     private var input: OpenedInput?
     private let policy: InputPolicy
+    /// Until the first frame is decoded: take its rate and channels as the stream's.
+    private var adoptsFirstFormat = false
     /// The input format the resampler was set up for (a stream may change rate or layout).
     private var resamplerInput: (rate: Int32, format: Int32, layout: AVChannelLayout)?
 
@@ -100,6 +106,10 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             }
             estimatedDuration = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
             tags = MediaTags(format: fmt!, audioStream: index)
+            // The first frame says what the stream starts as (the probe may have left the
+            // context at a later frame's format).
+            adoptsFirstFormat = true
+            _ = try refill()
         } catch {
             Self.release(format: &format, codec: &codec, resampler: &resampler, input: &input)
             var p: UnsafeMutablePointer<AVPacket>? = packet
@@ -276,6 +286,14 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     }
 
     private func convert(_ f: UnsafeMutablePointer<AVFrame>) throws {
+        if adoptsFirstFormat {
+            adoptsFirstFormat = false
+            let rate = Int(f.pointee.sample_rate), channels = Int(f.pointee.ch_layout.nb_channels)
+            if rate >= 1000 && rate <= 768_000 && channels > 0 && channels <= 64 {
+                sampleRate = rate
+                channelCount = channels
+            }
+        }
         let swr = try setUpResampler(for: f)
         try resample(
             swr, frames: Int(swr_get_out_samples(swr, f.pointee.nb_samples)) + 16,
@@ -297,10 +315,14 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             }
         }
         guard bad > 0 else { return }
-        if replacedSamples == 0 {
-            onReplacedSamples?("'\(path)' holds NaN, infinite or out-of-range samples; they are read as silence (or clamped)")
-        }
         replacedSamples += bad
+        reportReplaced()
+    }
+
+    private func reportReplaced() {
+        guard replacedSamples > 0, !reportedReplaced, let report = onReplacedSamples else { return }
+        reportedReplaced = true
+        report("'\(path)' holds NaN, infinite or out-of-range samples; they are read as silence (or clamped)")
     }
 
     private func flushResampler(_ swr: OpaquePointer, frames: Int) throws {
