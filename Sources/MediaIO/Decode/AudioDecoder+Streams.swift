@@ -16,12 +16,23 @@ extension AudioDecoder {
         }
     }
 
-    /// `avformat_find_stream_info` allowed to open audio decoders only (the context's
+    /// `avformat_find_stream_info` allowed to open audio decoders only, and with `video`
+    /// the decoders of the video streams that are not attached pictures (the context's
     /// `codec_whitelist`: an attached picture is queued when the file is opened, before it
     /// can be discarded, and the probe would decode it to learn its size), each capped at
     /// `ImageDecoder.maxPixels` (libavcodec's `max_pixels`) all the same.
-    static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
-        av_opt_set(UnsafeMutableRawPointer(format), "codec_whitelist", audioDecoders, 0)
+    static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>, video: Bool = false) -> Int32 {
+        var allowed = audioDecoders
+        if video {
+            for i in 0..<Int(format.pointee.nb_streams) {
+                guard let st = format.pointee.streams[i], st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0,
+                    st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+                    let decoder = avcodec_find_decoder(st.pointee.codecpar.pointee.codec_id)
+                else { continue }
+                allowed += "," + String(cString: decoder.pointee.name)
+            }
+        }
+        av_opt_set(UnsafeMutableRawPointer(format), "codec_whitelist", allowed, 0)
         let count = Int(format.pointee.nb_streams)
         guard count > 0 else { return avformat_find_stream_info(format, nil) }
         let options = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: count)

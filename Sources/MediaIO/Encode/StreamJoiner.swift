@@ -33,7 +33,8 @@ public enum StreamJoiner {
             let opened = try InputPolicy().open(path)
             let c = opened.format
             do {
-                try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'", path: path)
+                // Its pictures are never decoded, its video only as far as the probe needs.
+                try avCheck(AudioDecoder.findStreamInfo(c, video: true), "avformat_find_stream_info", "'\(path)'", path: path)
             } catch {
                 opened.close()
                 throw error
