@@ -55,7 +55,7 @@ final class DecodeFuzzTests: XCTestCase {
         let corpus = try seeds(in: dir)
         XCTAssertGreaterThanOrEqual(corpus.count, 4)
         var rng = Mutator(seed: 14)
-        let n = Mutator.iterations(default: 1200)
+        let n = Mutator.iterations(default: 2000)
         var decoded = 0, refused = 0
         var buffer = [Float](repeating: 0, count: 4096)
         let path = dir + "/in"
