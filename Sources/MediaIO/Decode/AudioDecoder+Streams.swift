@@ -64,11 +64,7 @@ extension AudioDecoder {
         guard path != "-", !path.hasPrefix("pipe:"), InputPolicy.regularFileProblem(path) == nil,
             let other = try? AudioDecoder(path: path, policy: policy)
         else { return nil }
-        var frames = 0
-        var chunk = [Float](repeating: 0, count: 16384 * other.channelCount)
-        while let n = try? chunk.withUnsafeMutableBufferPointer({ try other.readInterleaved(into: $0) }), n > 0 {
-            frames += n
-        }
+        let frames = other.countFramesToEnd()
         return frames > 0 ? Double(frames) / Double(other.sampleRate) : nil
     }
 }

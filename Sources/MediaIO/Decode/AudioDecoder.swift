@@ -71,8 +71,8 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         frame = av_frame_alloc()
         do {
             // Pictures and video are never decoded for sound (an attached 100-megapixel
-            // cover would be decoded here to read its size): they are discarded before the
-            // probe, and any decoder the probe opens is capped at `ImageDecoder.maxPixels`.
+            // cover would be decoded here to read its size): they are discarded, and the
+            // probe may open audio decoders only.
             Self.discard(fmt!, keeping: nil)
             let info = Self.findStreamInfo(fmt!)
             if opened.refusedOpens > 0 { throw MediaError("cannot open '\(path)': \(OpenedInput.refusalText)", path: path) }
@@ -181,6 +181,15 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             written += n
         }
         return written
+    }
+
+    /// Decodes to the end and returns how many frames were left to read (they are not
+    /// handed out: a decoder used to measure the length).
+    func countFramesToEnd() -> Int {
+        var n = (pending.count - pendingStart) / channelCount
+        while (try? refill()) == true { n += pending.count / channelCount }
+        pendingStart = pending.count
+        return n
     }
 
     /// Decodes the next frame into `pending`. Returns false at the end of the stream.
