@@ -25,32 +25,40 @@ extension PixelBuffer {
 
     /// The picture resampled to `width`×`height` after cropping the source rectangle
     /// `crop` (x, y, w, h in source pixels). Separable: bilinear when enlarging, the exact
-    /// area average when shrinking (no aliasing).
+    /// area average when shrinking (no aliasing). Row by row: each output row is the
+    /// weighted sum of the few source rows under it, each resampled to `width` columns on
+    /// the way, so besides the output it holds two rows (never output width × source height).
     func resampled(width: Int, height: Int, crop: SIMD4<Double>) -> PixelBuffer {
-        let src = premultiplied()
-        let sw = width, sh = height
-        // Horizontal pass: source rows → `width` columns.
-        let rowsIn = self.height
-        var mid = [SIMD4<Float>](repeating: .zero, count: width * rowsIn)
+        var out = PixelBuffer(width: width, height: height)
         let wx = Self.weights(count: width, from: crop.x, span: crop.z, limit: self.width)
-        for y in 0..<rowsIn {
-            for x in 0..<sw {
-                var acc = SIMD4<Float>.zero
-                for (i, w) in wx[x] { acc += src[y * self.width + i] * w }
-                mid[y * width + x] = acc
+        let wy = Self.weights(count: height, from: crop.y, span: crop.w, limit: self.height)
+        var row = [SIMD4<Float>](repeating: .zero, count: width)
+        var acc = [SIMD4<Float>](repeating: .zero, count: width)
+        pixels.withUnsafeBufferPointer { src in
+            for y in 0..<height {
+                for x in 0..<width { acc[x] = .zero }
+                for (j, wj) in wy[y] {
+                    let line = j * self.width
+                    for x in 0..<width {
+                        var sum = SIMD4<Float>.zero
+                        for (i, w) in wx[x] { sum += Self.premultiply(src[line + i]) * w }
+                        row[x] = sum
+                    }
+                    for x in 0..<width { acc[x] += row[x] * wj }
+                }
+                for x in 0..<width {
+                    let c = acc[x], a = c.w
+                    out.pixels[y * width + x] = PixelBuffer.pack(a > 0 ? SIMD4(c.x / a, c.y / a, c.z / a, a) : .zero)
+                }
             }
         }
-        // Vertical pass.
-        var out = [SIMD4<Float>](repeating: .zero, count: width * height)
-        let wy = Self.weights(count: height, from: crop.y, span: crop.w, limit: rowsIn)
-        for y in 0..<sh {
-            for x in 0..<sw {
-                var acc = SIMD4<Float>.zero
-                for (j, w) in wy[y] { acc += mid[j * width + x] * w }
-                out[y * width + x] = acc
-            }
-        }
-        return PixelBuffer(premultiplied: out, width: width, height: height)
+        return out
+    }
+
+    /// One straight-alpha pixel as premultiplied 0…1 components.
+    @inline(__always) static func premultiply(_ p: UInt32) -> SIMD4<Float> {
+        let c = SIMD4<Float>(Float(p & 0xFF), Float(p >> 8 & 0xFF), Float(p >> 16 & 0xFF), Float(p >> 24)) / 255
+        return SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
     }
 
     /// Filter taps for `count` outputs covering source [from, from+span) of `limit` samples:

@@ -53,17 +53,19 @@ struct ArtworkOptions: ParsableArguments {
         }
         if let artist { settings.artist = artist }
         var art = settings.artwork
+        // Pictures are kept at about the frame's size, whatever theirs.
+        let frame = (settings.width, settings.height)
         if let cover {
-            art.cover = try ImageDecoder.read(cover)
+            art.cover = try ImageDecoder.read(cover, fitting: frame)
         } else if !noCover {
-            do { art.cover = try tags.cover(of: input) } catch {
+            do { art.cover = try tags.cover(of: input, fitting: frame) } catch {
                 if !quiet { InputChecks.warn("\(error); rendering without it") }
             }
         }
-        if let logo { art.logo = try ImageDecoder.read(logo) }
+        if let logo { art.logo = try ImageDecoder.read(logo, fitting: frame) }
         switch background {
         case .color(let c): art.backgroundColor = c
-        case .picture(let path): art.background = try ImageDecoder.read(path)
+        case .picture(let path): art.background = try ImageDecoder.read(path, fitting: frame)
         case nil: break
         }
         settings.transparent = transparent

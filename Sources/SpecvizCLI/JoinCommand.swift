@@ -47,7 +47,11 @@ struct JoinCommand: ParsableCommand {
         try AtomicFile.checkWritable(output)
         // The original, opened like any input and read once from --from (the tee's track side
         // refers to the tee without owning it: keep the tee alive through the join).
-        let tee = try audio.map { AudioTee(decoder: try InputChecks.openDecoder($0, allowPlaylists: false, quiet: quiet)) }
+        let original = try audio.map { try InputChecks.openDecoder($0, allowPlaylists: false, quiet: quiet) }
+        if let original, let d = original.duration, audioFrom >= d {
+            throw CLIError("--from \(InputChecks.format(audioFrom)) is past the end of '\(original.path)' (\(String(format: "%.2f", d)) s)")
+        }
+        let tee = original.map { AudioTee(decoder: $0) }
         tee?.analysis.stop()
         let summary = try withExtendedLifetime(tee) {
             try StreamJoiner.join(parts: parts, to: output, audio: tee?.track(from: audioFrom), audioName: audio ?? "audio")

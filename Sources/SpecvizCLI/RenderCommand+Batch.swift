@@ -124,8 +124,11 @@ extension RenderCommand {
                 throw CLIError("'\(other)' and '\(file)' would both write '\(out)' (use {dir} or {index} in -o)")
             }
             seen[out] = file
+            // Every input is read by a child of its own; a FIFO or a device (which may never
+            // deliver, and can be read once) would hold a slot and stall the inputs after it.
+            if let why = InputPolicy.regularFileProblem(file) { throw CLIError("\(why): a batch reads regular files only (render it on its own)") }
             var frames: Int?
-            if let d = (try? AudioDecoder(path: file))?.duration {
+            if let d = (try? AudioDecoder(path: file))?.estimatedDuration {
                 let span = min(d, to ?? d) - (from ?? 0)
                 frames = max(0, Int((span * Double(fps)).rounded(.up)))
             }

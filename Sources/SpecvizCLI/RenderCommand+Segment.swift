@@ -10,8 +10,10 @@ extension Segment: ExpressibleByArgument {
 extension RenderCommand {
     /// With `--segment K/N`: narrows --from/--to to the segment's whole frames, so the
     /// render holds exactly those frames of a single pass over [--from, --to or the end).
-    mutating func applySegment(duration: Double?, fps: Int) throws {
-        guard let segment else { return }
+    /// Returns what the part is, for its metadata (`join` checks it).
+    mutating func applySegment(duration: Double?, settings: RenderSettings) throws -> SegmentStamp? {
+        let fps = settings.fps
+        guard let segment else { return nil }
         let out = (output ?? "").lowercased()
         if live || at != nil || (out.hasSuffix(".png") && !PNGSequenceSink.isPattern(out)) {
             throw CLIError("--segment renders part of a video or PNG sequence: not with --live, --at or a PNG still")
@@ -29,8 +31,32 @@ extension RenderCommand {
         {
             throw CLIError("'\(PNGSequenceSink.path(o, span.frames.lowerBound))' exists (use -y to overwrite)")
         }
+        let stamp = SegmentStamp(
+            index: segment.index, count: segment.count, frames: span.frames, source: SegmentStamp.identity(ofFile: input),
+            settings: settingsDigest(settings, start: start, end: end))
         from = span.from
         to = span.to
+        return stamp
+    }
+
+    /// A digest of everything that shapes the frames and the stream of a render of
+    /// [start, end): the settings (pictures by their pixels; not the thread count), the
+    /// span, and the encoder's preset and quality.
+    func settingsDigest(_ settings: RenderSettings, start: Double, end: Double) -> String {
+        var plain = settings
+        plain.threads = 0
+        plain.artwork.cover = nil
+        plain.artwork.logo = nil
+        plain.artwork.background = nil
+        var digest = SegmentStamp.Digest()
+        digest.add(String(describing: plain).utf8)
+        digest.add("\(start) \(end) \(x264Preset) \(crf)".utf8)
+        for picture in [settings.artwork.cover, settings.artwork.logo, settings.artwork.background] {
+            guard let picture else { digest.add([0]); continue }
+            digest.add("\(picture.width)x\(picture.height)".utf8)
+            picture.pixels.withUnsafeBytes { digest.add($0) }
+        }
+        return digest.hex
     }
 
     /// A PNG sequence of a segment is numbered by the frame's index from time 0 (as a

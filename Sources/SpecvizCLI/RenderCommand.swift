@@ -140,7 +140,7 @@ struct RenderCommand: ParsableCommand {
         // Both channels drawn apart when there are two and the mode draws them.
         let stereo = channelOption.channels == .stereo && decoder.channelCount >= 2 && (settings.mode.traits.stereo || settings.mode.traits.vectorScope)
         if stereo { settings.stereo = channelOption.stereoLayout }
-        try applySegment(duration: decoder.duration, fps: settings.fps)
+        let stamp = try applySegment(duration: decoder.duration, settings: settings)
         let (start, end) = try timeRange(duration: decoder.duration)
         let glyphs = settings.labels || settings.stats ? try? FreeTypeFont() : nil
         if settings.labels && glyphs == nil && !quiet {
@@ -191,6 +191,7 @@ struct RenderCommand: ParsableCommand {
             options.crf = crf
             options.threads = batch.x264Threads
             options.overwrite = overwrite
+            options.segmentStamp = stamp
             options.alpha = settings.transparent
             sink = try VideoEncoder(path: output, options: options)
         }

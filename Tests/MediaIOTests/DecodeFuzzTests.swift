@@ -5,7 +5,8 @@ import XCTest
 @testable import MediaIO
 
 /// A seeded mutation loop over the decode path (issue 14): mutated WAV, FLAC, MP3, Ogg and
-/// MP4 files are opened and read to the end. Every input must either decode (finite
+/// MP4 files, files with cover pictures and a stream that changes rate and channels (issue
+/// 36) are opened and read to the end, and their pictures decoded. Every input must either decode (finite
 /// samples only) or throw a `MediaError`; none may crash or hang. CI runs a few thousand;
 /// `SPECVIZ_FUZZ_ITERATIONS=100000 swift test --filter DecodeFuzzTests` runs more.
 final class DecodeFuzzTests: XCTestCase {
@@ -24,6 +25,26 @@ final class DecodeFuzzTests: XCTestCase {
             try w.finish()
             out.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         }
+        // With ffmpeg: an mp3 and a FLAC carrying a cover (ID3 APIC, FLAC PICTURE), and an mp3
+        // that changes rate and channels mid-stream (44.1 kHz mono, then 22.05 kHz stereo).
+        let mp3 = ["-c:a", "libmp3lame", "-b:a", "64k", "-write_xing", "0", "-id3v2_version", "0", "-write_id3v1", "0"]
+        let made: [[String]] = [
+            ["-f", "lavfi", "-i", "testsrc2=s=32x24", "-frames:v", "1", dir + "/c.png"],
+            ["-f", "lavfi", "-i", "sine=f=440:d=0.15:r=44100", "-ac", "1"] + mp3 + [dir + "/r1.mp3"],
+            ["-f", "lavfi", "-i", "sine=f=440:d=0.15:r=22050", "-ac", "2"] + mp3 + [dir + "/r2.mp3"],
+            [
+                "-i", dir + "/r1.mp3", "-i", dir + "/c.png", "-map", "0", "-map", "1", "-c", "copy", "-disposition:v", "attached_pic",
+                "-id3v2_version", "3", dir + "/pic.mp3",
+            ],
+            [
+                "-i", dir + "/r1.mp3", "-i", dir + "/c.png", "-map", "0", "-map", "1", "-c:a", "flac", "-c:v", "copy",
+                "-disposition:v", "attached_pic", dir + "/pic.flac",
+            ],
+        ]
+        guard FFmpegTool.path != nil else { return out }
+        for args in made { try FFmpegTool.run(args) }
+        for name in ["pic.mp3", "pic.flac"] { out.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)))) }
+        out.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/r1.mp3"))) + [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/r2.mp3"))))
         return out
     }
 
@@ -54,6 +75,8 @@ final class DecodeFuzzTests: XCTestCase {
                     total += got
                     if total > 50_000_000 { XCTFail("iteration \(i): endless output"); break }
                 }
+                // A (mutated) embedded picture decodes or is one clear refusal.
+                do { _ = try d.tags.cover(of: "in") } catch is MediaError {}
                 decoded += 1
             } catch is MediaError {
                 refused += 1

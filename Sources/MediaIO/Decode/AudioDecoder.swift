@@ -7,9 +7,17 @@ import SpecvizCore
 /// a mono mix (`readMono`) or interleaved (`readInterleaved`).
 public final class AudioDecoder: AudioSource, CustomStringConvertible {
     public let path: String
-    public let sampleRate: Int
-    public let channelCount: Int
-    public let duration: Double?
+    /// The rate and channels of the first decoded frame (what the whole stream is read
+    /// at: a later change of format is resampled to it).
+    public private(set) var sampleRate: Int
+    public private(set) var channelCount: Int
+    /// The length in seconds of what decodes: for a regular file, measured by decoding it
+    /// once to the end on first use (a container's own figure is an estimate: a VBR mp3
+    /// without a Xing header, a truncated FLAC or junk in the middle make it wrong); nil for
+    /// standard input, pipes and devices, which are read once and end when they end.
+    public private(set) lazy var duration: Double? = Self.decodedDuration(path: path, policy: policy)
+    /// The container's estimate of the length (progress display only, never an end).
+    public let estimatedDuration: Double?
     /// The codec's name, e.g. `pcm_s16le`, `flac`, `mp3`.
     public let codecName: String
     /// The name it was opened with (for messages).
@@ -34,12 +42,19 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     /// Samples that were NaN, infinite or beyond ±`sampleLimit` (a damaged or hostile float
     /// file): read as 0 (non-finite) or clamped, so analysis and drawing stay finite.
     public private(set) var replacedSamples = 0
-    /// Called once, on the first replaced sample, with a one-line explanation.
-    public var onReplacedSamples: ((String) -> Void)?
+    /// Called once, on the first replaced sample, with a one-line explanation (at once when
+    /// set after the first frame, read when the file is opened, held some).
+    public var onReplacedSamples: ((String) -> Void)? { didSet { reportReplaced() } }
+    private var reportedReplaced = false
     /// The largest magnitude passed through (+60 dB over full scale).
     public static let sampleLimit: Float = 1000
 
     private var input: OpenedInput?
+    private let policy: InputPolicy
+    /// Until the first frame is decoded: take its rate and channels as the stream's.
+    private var adoptsFirstFormat = false
+    /// The input format the resampler was set up for (a stream may change rate or layout).
+    private var resamplerInput: (rate: Int32, format: Int32, layout: AVChannelLayout)?
 
     /// Opens `path` (`-` is standard input) under `policy` (see `InputPolicy`: local files
     /// and pipes only, no playlists unless allowed). Throws a `MediaError` naming the file
@@ -47,6 +62,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     public init(path: String, policy: InputPolicy = InputPolicy()) throws {
         _ = quietLibav
         self.path = path
+        self.policy = policy
         let opened = try policy.open(path)
         input = opened
         let fmt: UnsafeMutablePointer<AVFormatContext>? = opened.format
@@ -54,12 +70,17 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         do {
-            let info = avformat_find_stream_info(fmt, nil)
+            // Pictures and video are never decoded for sound (an attached 100-megapixel
+            // cover would be decoded here to read its size): they are discarded, and the
+            // probe may open audio decoders only.
+            Self.discard(fmt!, keeping: nil)
+            let info = Self.findStreamInfo(fmt!)
             if opened.refusedOpens > 0 { throw MediaError("cannot open '\(path)': \(OpenedInput.refusalText)", path: path) }
             try avCheck(info, "avformat_find_stream_info", "'\(path)' is not a readable media file", path: path)
             let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
             guard index >= 0 else { throw MediaError("'\(path)' holds no audio stream", path: path) }
             streamIndex = index
+            Self.discard(fmt!, keeping: index)
             let stream = fmt!.pointee.streams[Int(index)]!
             let params = stream.pointee.codecpar!
             guard let decoder = avcodec_find_decoder(params.pointee.codec_id) else {
@@ -83,8 +104,12 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             } else if fmt!.pointee.duration > 0 {
                 seconds = Double(fmt!.pointee.duration) / Double(AV_TIME_BASE)
             }
-            duration = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            estimatedDuration = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
             tags = MediaTags(format: fmt!, audioStream: index)
+            // The first frame says what the stream starts as (the probe may have left the
+            // context at a later frame's format).
+            adoptsFirstFormat = true
+            _ = try refill()
         } catch {
             Self.release(format: &format, codec: &codec, resampler: &resampler, input: &input)
             var p: UnsafeMutablePointer<AVPacket>? = packet
@@ -96,6 +121,7 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
     }
 
     deinit {
+        if var current = resamplerInput { av_channel_layout_uninit(&current.layout) }
         Self.release(format: &format, codec: &codec, resampler: &resampler, input: &input)
         var p: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&p)
@@ -157,6 +183,15 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         return written
     }
 
+    /// Decodes to the end and returns how many frames were left to read (they are not
+    /// handed out: a decoder used to measure the length).
+    func countFramesToEnd() -> Int {
+        var n = (pending.count - pendingStart) / channelCount
+        while (try? refill()) == true { n += pending.count / channelCount }
+        pendingStart = pending.count
+        return n
+    }
+
     /// Decodes the next frame into `pending`. Returns false at the end of the stream.
     private func refill() throws -> Bool {
         pending.removeAll(keepingCapacity: true)
@@ -207,29 +242,66 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
         return false
     }
 
+    /// The resampler for frames like `f`: the one in use while the stream's rate, sample
+    /// format and layout stay those it was set up for; when they change mid-stream (a
+    /// chained Ogg, a spliced mp3), what it still holds is flushed and a new one converts
+    /// the new format to the FIRST one (`sampleRate`, `channelCount`), so the sound keeps
+    /// its speed and its channels.
     private func setUpResampler(for f: UnsafeMutablePointer<AVFrame>) throws -> OpaquePointer {
-        if let swr = resampler { return swr }
+        var inLayout = AVChannelLayout()
+        if f.pointee.ch_layout.nb_channels > 0 && f.pointee.ch_layout.order != AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_copy(&inLayout, &f.pointee.ch_layout)
+        } else {
+            let n = f.pointee.ch_layout.nb_channels > 0 ? f.pointee.ch_layout.nb_channels : Int32(channelCount)
+            av_channel_layout_default(&inLayout, n)
+        }
+        let inRate = f.pointee.sample_rate > 0 ? f.pointee.sample_rate : Int32(sampleRate)
+        if let swr = resampler, var current = resamplerInput {
+            let same = current.rate == inRate && current.format == f.pointee.format && av_channel_layout_compare(&current.layout, &inLayout) == 0
+            if same {
+                av_channel_layout_uninit(&inLayout)
+                return swr
+            }
+            let delay = swr_get_delay(swr, Int64(sampleRate))
+            if delay > 0 { try flushResampler(swr, frames: Int(delay) + 32) }
+            swr_free(&resampler)
+            av_channel_layout_uninit(&current.layout)
+            resamplerInput = nil
+        }
+        if var stale = resamplerInput {
+            av_channel_layout_uninit(&stale.layout)
+            resamplerInput = nil
+        }
+        guard inLayout.nb_channels <= 64, inRate <= 768_000 else {
+            av_channel_layout_uninit(&inLayout)
+            throw MediaError("'\(path)': audio changes to an unusable format mid-stream", path: path)
+        }
         var swr: OpaquePointer? = nil
-        var inLayout = f.pointee.ch_layout
-        if inLayout.nb_channels == 0 { av_channel_layout_default(&inLayout, Int32(channelCount)) }
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(channelCount))
         let made = swr_alloc_set_opts2(
             &swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
-            &inLayout, AVSampleFormat(f.pointee.format), f.pointee.sample_rate, 0, nil)
-        if made < 0 {
+            &inLayout, AVSampleFormat(f.pointee.format), inRate, 0, nil)
+        if made < 0 || swr_init(swr) < 0 {
+            swr_free(&swr)
+            av_channel_layout_uninit(&inLayout)
             throw MediaError(
-                "'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz): \(MediaError.avText(made))",
+                "'\(path)': cannot convert its audio (\(f.pointee.ch_layout.nb_channels) channels, sample format \(f.pointee.format), \(f.pointee.sample_rate) Hz)",
                 code: made, path: path)
         }
-        try avCheck(swr_init(swr), "swr_init", "'\(path)'", path: path)
         resampler = swr
+        resamplerInput = (inRate, f.pointee.format, inLayout)
         return swr!
     }
 
     private func convert(_ f: UnsafeMutablePointer<AVFrame>) throws {
-        guard f.pointee.ch_layout.nb_channels == Int32(channelCount) || f.pointee.ch_layout.nb_channels == 0 else {
-            throw MediaError("'\(path)': channel count changes mid-stream", path: path)
+        if adoptsFirstFormat {
+            adoptsFirstFormat = false
+            let rate = Int(f.pointee.sample_rate), channels = Int(f.pointee.ch_layout.nb_channels)
+            if rate >= 1000 && rate <= 768_000 && channels > 0 && channels <= 64 {
+                sampleRate = rate
+                channelCount = channels
+            }
         }
         let swr = try setUpResampler(for: f)
         try resample(
@@ -252,10 +324,14 @@ public final class AudioDecoder: AudioSource, CustomStringConvertible {
             }
         }
         guard bad > 0 else { return }
-        if replacedSamples == 0 {
-            onReplacedSamples?("'\(path)' holds NaN, infinite or out-of-range samples; they are read as silence (or clamped)")
-        }
         replacedSamples += bad
+        reportReplaced()
+    }
+
+    private func reportReplaced() {
+        guard replacedSamples > 0, !reportedReplaced, let report = onReplacedSamples else { return }
+        reportedReplaced = true
+        report("'\(path)' holds NaN, infinite or out-of-range samples; they are read as silence (or clamped)")
     }
 
     private func flushResampler(_ swr: OpaquePointer, frames: Int) throws {

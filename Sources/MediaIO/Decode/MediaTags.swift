@@ -42,8 +42,8 @@ public struct MediaTags: Sendable, Equatable {
 
     /// The embedded cover decoded to RGBA, or nil when there is none. A damaged picture
     /// throws (the caller decides whether that matters).
-    public func cover(of name: String) throws -> PixelBuffer? {
+    public func cover(of name: String, fitting: (width: Int, height: Int)? = nil) throws -> PixelBuffer? {
         guard let coverBytes else { return nil }
-        return try ImageDecoder.decode(coverBytes, name: "the cover picture in '\(name)'")
+        return try ImageDecoder.decode(coverBytes, name: "the cover picture in '\(name)'", fitting: fitting)
     }
 }

@@ -33,7 +33,8 @@ public enum StreamJoiner {
             let opened = try InputPolicy().open(path)
             let c = opened.format
             do {
-                try avCheck(avformat_find_stream_info(c, nil), "avformat_find_stream_info", "'\(path)'", path: path)
+                // Its pictures are never decoded, its video only as far as the probe needs.
+                try avCheck(AudioDecoder.findStreamInfo(c, video: true), "avformat_find_stream_info", "'\(path)'", path: path)
             } catch {
                 opened.close()
                 throw error
@@ -53,20 +54,24 @@ public enum StreamJoiner {
         func stream(_ i: Int32) -> UnsafeMutablePointer<AVStream> { ctx!.pointee.streams[Int(i)]! }
         var videoParameters: UnsafeMutablePointer<AVCodecParameters> { stream(video).pointee.codecpar }
 
-        /// Frames of the video stream (counted from packets when the header does not say).
+        /// Frames of the video stream: its whole packets, counted by reading the part (a
+        /// header's count is what was meant, not what is there: a cut file keeps it).
         func frameCount() throws -> Int {
-            let s = stream(video)
-            if s.pointee.nb_frames > 0 { return Int(s.pointee.nb_frames) }
             var n = 0
             let pkt = av_packet_alloc()!
             defer { var p: UnsafeMutablePointer<AVPacket>? = pkt; av_packet_free(&p) }
             while av_read_frame(ctx, pkt) >= 0 {
-                if pkt.pointee.stream_index == video { n += 1 }
+                if pkt.pointee.stream_index == video && pkt.pointee.size > 0 && pkt.pointee.flags & AV_PKT_FLAG_CORRUPT == 0 {
+                    n += 1
+                }
                 av_packet_unref(pkt)
             }
             try avCheck(avformat_seek_file(ctx, -1, Int64.min, 0, 0, 0), "avformat_seek_file", "'\(path)'", path: path)
             return n
         }
+
+        /// What the part says it is (`render --segment` writes it).
+        var stamp: SegmentStamp? { SegmentStamp.read(from: ctx!) }
 
         /// Frames per second as a rational (the stream's average rate).
         var frameRate: AVRational { stream(video).pointee.avg_frame_rate }
@@ -86,14 +91,18 @@ public enum StreamJoiner {
         var first: Part? = try Part(path: firstPath)
         let rate = first!.frameRate
         guard rate.num > 0, rate.den > 0 else { throw MediaError("'\(firstPath)' has no frame rate") }
-        for p in paths {
-            let part = p == firstPath && frames == 0 ? first! : try Part(path: p)
+        var stamps: [(path: String, stamp: SegmentStamp?, frames: Int)] = []
+        for (i, p) in paths.enumerated() {
+            let part = i == 0 ? first! : try Part(path: p)
             try checkMatch(part, first!)
             if audio == nil && (part.audio < 0) != (first!.audio < 0) {
                 throw MediaError("'\(p)' and '\(firstPath)' differ in having sound: give --audio ORIGINAL")
             }
-            frames += try part.frameCount()
+            let n = try part.frameCount()
+            stamps.append((p, part.stamp, n))
+            frames += n
         }
+        try checkSet(stamps)
         let seconds = Double(frames) * Double(rate.den) / Double(rate.num)
 
         let temp = AtomicFile.temporaryPath(for: path)

@@ -46,6 +46,8 @@ public final class VideoEncoder: FrameSink {
         /// Replace an existing file at the path (otherwise the final name is created
         /// exclusively, so two renders to one path cannot silently replace each other).
         public var overwrite = false
+        /// With `render --segment`: what the part is (see `SegmentStamp`), for `join`.
+        public var segmentStamp: SegmentStamp?
         public init(width: Int, height: Int, fps: Int) {
             self.width = width; self.height = height; self.fps = fps
         }
@@ -204,6 +206,7 @@ public final class VideoEncoder: FrameSink {
         {
             av_dict_set(&opts, "movflags", "+faststart", 0)
         }
+        options.segmentStamp?.write(to: oc)
         let h = avformat_write_header(oc, &opts)
         av_dict_free(&opts)
         try avCheck(h, "avformat_write_header", "cannot write '\(path)'", path: path)
