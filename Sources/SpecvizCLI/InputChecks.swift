@@ -33,6 +33,17 @@ enum InputChecks {
 
     static func format(_ x: Double) -> String { String(format: "%g", x) }
 
+    /// Throws when `output` is one of `inputs`: the same file by device and inode, or the
+    /// same link-free path (a file not written yet), whatever the spelling or links.
+    static func distinct(_ output: String, from inputs: [String]) throws {
+        let keys = OutputKeys(output)
+        for input in inputs where input != "-" && !input.hasPrefix("pipe:") {
+            if keys.matches(input) {
+                throw ValidationError("'\(output)' is the input '\(input)': write the output to another file")
+            }
+        }
+    }
+
     /// "unknown preset 'x'" with the closest preset ids, by edit distance.
     static func unknownPreset(_ name: String) -> String {
         "unknown preset '\(name)'" + suggestions(name, among: TuningPreset.all.map(\.id)) + " (see `specviz presets`)"

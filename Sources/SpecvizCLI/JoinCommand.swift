@@ -43,8 +43,10 @@ struct JoinCommand: ParsableCommand {
     }
 
     func run() throws {
-        if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
-        try AtomicFile.checkWritable(output)
+        try AtomicFile.checkOutput(output, overwrite: overwrite)
+        // The joiner copies packets without stopping to look: on INT, TERM or HUP the
+        // temporary is removed at once and the exit is 128 + the signal.
+        Termination.install(grace: 0)
         // The original, opened like any input and read once from --from (the tee's track side
         // refers to the tee without owning it: keep the tee alive through the join).
         let tee = try audio.map { AudioTee(decoder: try InputChecks.openDecoder($0, allowPlaylists: false, quiet: quiet)) }

@@ -42,6 +42,6 @@ struct PresetsCommand: ParsableCommand {
         out +=
             "\(TuningPreset.all.count) presets. Reference pitch: --reference "
             + ReferencePitch.presets.map { String(format: "%g", $0) }.joined(separator: ", ") + " or any 400–480 Hz.\n"
-        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+        try StandardOutput.write(out)
     }
 }

@@ -28,7 +28,7 @@ struct BatchOptions: ParsableArguments {
     /// (what a batch parent reads from its children).
     static func reportProgress(_ done: Int, _ total: Int?) {
         let line = "progress \(done) \(total.map(String.init) ?? "?")\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        StandardOutput.writeOrExit(line)
     }
 
     /// The default number of files rendered at once: one per core. Each render then gets
@@ -38,9 +38,11 @@ struct BatchOptions: ParsableArguments {
 
 extension RenderCommand {
     /// True when this render is a batch: several inputs, a list from --inputs-from, or an
-    /// output pattern with a {placeholder}.
+    /// output pattern with a {placeholder}. A batch's child (--progress-lines) renders the one
+    /// file it is given to the name it is given: braces in it are not placeholders any more.
     var isBatch: Bool {
-        inputs.count != 1 || batch.inputsFrom != nil
+        if batch.progressLines && inputs.count == 1 && batch.inputsFrom == nil { return false }
+        return inputs.count != 1 || batch.inputsFrom != nil
             || ["{stem}", "{name}", "{dir}", "{index}"].contains { (output ?? "").contains($0) }
     }
 
@@ -64,16 +66,44 @@ extension RenderCommand {
     }
 
     /// The output of input number `index` (from 1): the -o pattern with {stem} (file name
-    /// without extension), {name}, {dir} (the input's folder) and {index} filled in.
+    /// without extension), {name}, {dir} (the input's folder) and {index} filled in. One
+    /// pass over the pattern: what is filled in is never read again (a file named
+    /// `{dir}.wav` is just a name).
     static func batchOutput(_ pattern: String, input: String, index: Int) -> String {
         let url = URL(fileURLWithPath: input)
         let name = url.lastPathComponent
         let stem = url.deletingPathExtension().lastPathComponent
         let dir = (input as NSString).deletingLastPathComponent
-        return pattern.replacingOccurrences(of: "{stem}", with: stem)
-            .replacingOccurrences(of: "{name}", with: name)
-            .replacingOccurrences(of: "{dir}", with: dir.isEmpty ? "." : dir)
-            .replacingOccurrences(of: "{index}", with: String(index))
+        let values = ["{stem}": stem, "{name}": name, "{dir}": dir.isEmpty ? "." : dir, "{index}": String(index)]
+        var out = ""
+        var rest = pattern[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            if let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[open...close])] {
+                out += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out += "{"
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        return out + rest
+    }
+
+    /// Refuses, before any child starts, a batch where an output is one of the inputs or two
+    /// outputs are one file (compared by device and inode, and by link-free path).
+    static func checkBatchFiles(_ items: [BatchRunner.Item]) throws {
+        let outputs = items.map { OutputKeys($0.output) }
+        let inputs = items.filter { $0.input != "-" && !$0.input.hasPrefix("pipe:") }.map(\.input)
+        for (k, out) in outputs.enumerated() {
+            if let input = inputs.first(where: { out.matches($0) }) {
+                throw ValidationError("the output '\(items[k].output)' is the input '\(input)' of this batch: change -o")
+            }
+            for j in 0..<k where out.matches(outputs[j]) {
+                throw ValidationError(
+                    "'\(items[j].input)' and '\(items[k].input)' would both write '\(items[k].output)' (use {dir} or {index} in -o)")
+            }
+        }
     }
 
     /// The command line of one child: this one without the inputs, -o, -j and --inputs-from.
@@ -116,14 +146,16 @@ extension RenderCommand {
             throw CLIError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
         }
         let fps = try look.settings().fps
-        var seen: [String: String] = [:]
+        // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
+        // their partial files, and the batch exits 128 + the signal.
+        Termination.install()
+        let named = files.enumerated().map { n, file in
+            BatchRunner.Item(input: file, output: Self.batchOutput(pattern, input: file, index: n + 1), expectedFrames: nil)
+        }
+        try Self.checkBatchFiles(named)
         var items: [BatchRunner.Item] = []
-        for (n, file) in files.enumerated() {
-            let out = Self.batchOutput(pattern, input: file, index: n + 1)
-            if let other = seen[out] {
-                throw CLIError("'\(other)' and '\(file)' would both write '\(out)' (use {dir} or {index} in -o)")
-            }
-            seen[out] = file
+        for (file, out) in named.map({ ($0.input, $0.output) }) {
+            try Termination.check()
             var frames: Int?
             if let d = (try? AudioDecoder(path: file))?.duration {
                 let span = min(d, to ?? d) - (from ?? 0)
@@ -139,13 +171,11 @@ extension RenderCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
         let threads = max(1, cores / max(1, min(jobs, items.count)))
-        // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
-        // their partial files, and the batch exits 128 + the signal.
-        Termination.install()
         let runner = BatchRunner(
             items: items, jobs: jobs, childArguments: childArguments(threads: threads),
             showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
             cancelled: { Termination.isSet })
+        runner.stopSignal = { Termination.received ?? SIGINT }
         let failures = runner.run()
         try Termination.check()
         if !failures.isEmpty {

@@ -97,7 +97,8 @@ struct RenderCommand: ParsableCommand {
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
-            if ext != "png" && !InputChecks.videoExtensions.contains(ext) {
+            let stream = (try? OutputTarget.resolve(output)).map { if case .stream = $0 { true } else { false } } ?? false
+            if ext != "png" && !InputChecks.videoExtensions.contains(ext) && !(stream && !lower.contains(".")) {
                 throw ValidationError(
                     "cannot write '\(output)': unsupported output format '.\(ext)' (use .mp4, .mkv, .mov, .webm, .gif, .png or a %05d.png pattern)")
             }
@@ -107,9 +108,8 @@ struct RenderCommand: ParsableCommand {
         if let dumpFrame, dumpFrame == output || dumpFrame == input {
             throw ValidationError("--dump-frame needs a file of its own (not the input or -o)")
         }
-        if let output, output == input {
-            throw ValidationError("-o must not be the input file")
-        }
+        if let output, !isBatch { try InputChecks.distinct(output, from: [input]) }
+        if let dumpFrame { try InputChecks.distinct(dumpFrame, from: [input]) }
         if dumpFrame != nil && art.transparent {
             throw ValidationError("--dump-frame is for checking an opaque frame against another renderer: leave out --transparent")
         }
@@ -130,11 +130,7 @@ struct RenderCommand: ParsableCommand {
         let first = isSequence ? PNGSequenceSink.path(output, 0) : output
         // A segment of a sequence shares the pattern with the other segments: it checks its own
         // first frame (in applySegment), not frame 1.
-        if !overwrite && !(isSequence && segment != nil) && AtomicFile.exists(first) {
-            throw CLIError("'\(first)' exists (use -y to overwrite)")
-        }
-        try AtomicFile.checkReplaceable(first)
-        try AtomicFile.checkWritable(first)
+        try AtomicFile.checkOutput(first, overwrite: overwrite || (isSequence && segment != nil))
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)
         try art.apply(to: &settings, tags: decoder.tags, input: input, quiet: quiet)
         // Both channels drawn apart when there are two and the mode draws them.
@@ -163,7 +159,7 @@ struct RenderCommand: ParsableCommand {
             let picture = try job.still(at: time)
             try Termination.check()
             if let dumpFrame {
-                if !overwrite && AtomicFile.exists(dumpFrame) { throw CLIError("'\(dumpFrame)' exists (use -y to overwrite)") }
+                try AtomicFile.checkOutput(dumpFrame, overwrite: overwrite)
                 try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
             }
             try PNGFile.write(picture, to: output, overwrite: overwrite)

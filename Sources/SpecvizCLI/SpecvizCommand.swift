@@ -25,9 +25,12 @@ struct SpecvizCommand: ParsableCommand {
     /// Runs the command; any failure is one line on stderr and a non-zero exit
     /// (help and --version print as usual).
     static func main() {
+        StandardOutput.install()
+        BatchChild.linkToParent()
         do {
             var command = try parseAsRoot()
             try command.run()
+            try StandardOutput.flush()
         } catch {
             // Stopped by a signal: the output is already cancelled; exit 128 + the signal.
             if let sig = (error as? Interrupted)?.signal ?? Termination.received {
@@ -37,7 +40,16 @@ struct SpecvizCommand: ParsableCommand {
             }
             let code = exitCode(for: error)
             if code == .success || error is CleanExit {
-                exit(withError: error)
+                // Help and --version, through the checked writer (a full disk or a closed pipe
+                // is an error, not a trap).
+                let text = fullMessage(for: error)
+                do {
+                    if !text.isEmpty { try StandardOutput.write(text + "\n") }
+                } catch {
+                    FileHandle.standardError.write(Data("specviz: error: \(error)\n".utf8))
+                    Foundation.exit(1)
+                }
+                Foundation.exit(code.rawValue)
             }
             let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))

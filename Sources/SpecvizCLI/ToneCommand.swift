@@ -76,8 +76,7 @@ struct ToneCommand: ParsableCommand {
         let score = try makeScore(reference: reference.hertz)
         let renderer = ToneRenderer(score: score.score, sampleRate: Double(rate), speakerVoicing: speaker)
         if let output {
-            if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
-            try AtomicFile.checkReplaceable(output)
+            try AtomicFile.checkOutput(output, overwrite: overwrite)
             Termination.install()
             let writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, wavFloat: floatWAV, overwrite: overwrite)
             var block = [Float](repeating: 0, count: 4096)
