@@ -52,6 +52,8 @@ struct ArtworkOptions: ParsableArguments {
             if artist == nil { settings.artist = tags.artist }
         }
         if let artist { settings.artist = artist }
+        settings.title = InputChecks.capped(settings.title, "title")
+        settings.artist = InputChecks.capped(settings.artist, "artist")
         var art = settings.artwork
         if let cover {
             art.cover = try ImageDecoder.read(cover)

@@ -147,7 +147,8 @@ enum LiveRunner {
 
     /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.
     static func saveSettings(_ s: RenderSettings) throws {
-        let config = (try? Config.load()) ?? Config()
+        // A file that cannot be read is left as it is (the error says why), never replaced.
+        let config = try Config.load()
         var updated = config
         updated.mode = s.mode
         updated.tuner = s.tunerOverlay

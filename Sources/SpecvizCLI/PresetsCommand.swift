@@ -19,7 +19,7 @@ struct PresetsCommand: ParsableCommand {
         if let g = group?.lowercased() {
             groups = groups.filter { $0.name.lowercased().hasPrefix(g) || "\($0)".lowercased().hasPrefix(g) }
             if groups.isEmpty {
-                throw CLIError("no preset group '\(g)'; groups: " + PresetGroup.allCases.map(\.name).joined(separator: ", "))
+                throw ValidationError("no preset group '\(g)'; groups: " + PresetGroup.allCases.map(\.name).joined(separator: ", "))
             }
         }
         var out = ""

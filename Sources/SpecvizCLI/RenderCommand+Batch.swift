@@ -135,15 +135,15 @@ extension RenderCommand {
 
     /// `render a.flac b.mp3 … -o 'out/{stem}.mp4' [-j N]`.
     func runBatch() throws {
-        if live { throw CLIError("--live plays one file: give exactly one input") }
-        guard let pattern = output else { throw CLIError("missing -o OUTPUT (e.g. -o 'out/{stem}.mp4')") }
+        if live { throw ValidationError("--live plays one file: give exactly one input") }
+        guard let pattern = output else { throw ValidationError("missing -o OUTPUT (e.g. -o 'out/{stem}.mp4')") }
         if segment != nil || at != nil || dumpFrame != nil {
-            throw CLIError("--segment, --at and --dump-frame take one input")
+            throw ValidationError("--segment, --at and --dump-frame take one input")
         }
         let files = try batchInputs()
-        if files.isEmpty { throw CLIError("no input files (give audio files or --inputs-from FILE)") }
+        if files.isEmpty { throw ValidationError("no input files (give audio files or --inputs-from FILE)") }
         if files.count > 1 && !pattern.contains("{") {
-            throw CLIError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
+            throw ValidationError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
         }
         let fps = try look.settings().fps
         // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
@@ -170,7 +170,7 @@ extension RenderCommand {
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
-        let threads = max(1, cores / max(1, min(jobs, items.count)))
+        let threads = min(LookOptions.maxThreads, max(1, cores / max(1, min(jobs, items.count))))
         let runner = BatchRunner(
             items: items, jobs: jobs, childArguments: childArguments(threads: threads),
             showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,

@@ -123,7 +123,7 @@ struct RenderCommand: ParsableCommand {
         var settings = try look.settings()
         try analysis.apply(to: &settings)
         if live { return try runLive(settings: settings) }
-        guard let output else { throw CLIError("missing -o OUTPUT") }
+        guard let output else { throw ValidationError("missing -o OUTPUT") }
         Termination.install()
         let isPNG = output.lowercased().hasSuffix(".png")
         let isSequence = isPNG && PNGSequenceSink.isPattern(output)
@@ -154,7 +154,7 @@ struct RenderCommand: ParsableCommand {
             job.cancelled = { Termination.isSet }
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
             if let d = decoder.duration, time > d + 1e-6 {
-                throw CLIError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+                throw ValidationError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             let picture = try job.still(at: time)
             try Termination.check()
@@ -165,7 +165,7 @@ struct RenderCommand: ParsableCommand {
             try PNGFile.write(picture, to: output, overwrite: overwrite)
             return
         }
-        if at != nil { throw CLIError("--at makes a single PNG still: use -o NAME.png") }
+        if at != nil { throw ValidationError("--at makes a single PNG still: use -o NAME.png") }
         // One read of the input feeds the analysis and the sound of the video.
         let tee = AudioTee(decoder: decoder)
         let right = stereo ? tee.rightAnalysis() : nil
@@ -226,7 +226,7 @@ struct RenderCommand: ParsableCommand {
         var end = to
         if let d = duration {
             if start >= d {
-                throw CLIError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+                throw ValidationError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             if let t = end, t > d {
                 InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaIO
+import SpecvizCore
 
 @main
 struct SpecvizCommand: ParsableCommand {
@@ -28,7 +29,7 @@ struct SpecvizCommand: ParsableCommand {
         StandardOutput.install()
         BatchChild.linkToParent()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeNumbers.attach(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             try StandardOutput.flush()
         } catch {
@@ -38,7 +39,9 @@ struct SpecvizCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
                 Foundation.exit(128 + sig)
             }
-            let code = exitCode(for: error)
+            // A value that is not valid — on the command line or in the config file — is a usage
+            // error (64, EX_USAGE); ArgumentParser gives 64 for ValidationError and parse errors.
+            let code = error is ConfigError ? ExitCode.validationFailure : exitCode(for: error)
             if code == .success || error is CleanExit {
                 // Help and --version, through the checked writer (a full disk or a closed pipe
                 // is an error, not a trap).
@@ -51,7 +54,7 @@ struct SpecvizCommand: ParsableCommand {
                 }
                 Foundation.exit(code.rawValue)
             }
-            let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let text = (message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)").escapingControlCharacters
             FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
             Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
         }
