@@ -16,11 +16,11 @@ enum InputChecks {
     }
 
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("specviz: warning: \(line)\n".utf8))
+        StandardError.write(Data("specviz: warning: \(line)\n".utf8))
     }
 
     static func note(_ line: String) {
-        FileHandle.standardError.write(Data("specviz: note: \(line)\n".utf8))
+        StandardError.write(Data("specviz: note: \(line)\n".utf8))
     }
 
     /// Throws unless `value` is finite and in `range` (NaN, ±inf and 1e300 are refused).

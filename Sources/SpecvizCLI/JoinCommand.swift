@@ -55,7 +55,7 @@ struct JoinCommand: ParsableCommand {
             try StreamJoiner.join(parts: parts, to: output, audio: tee?.track(from: audioFrom), audioName: audio ?? "audio")
         }
         if !quiet {
-            FileHandle.standardError.write(
+            StandardError.write(
                 Data(
                     String(
                         format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",

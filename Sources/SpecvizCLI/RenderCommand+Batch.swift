@@ -182,7 +182,7 @@ extension RenderCommand {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {
                 let text = why.contains(file) ? why : "\(file): \(why)"
-                FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
+                StandardError.write(Data("specviz: error: \(text)\n".utf8))
             }
             throw CLIError("\(failures.count) of \(items.count) files failed (\(items.count - failures.count) rendered)")
         }

@@ -125,7 +125,9 @@ struct RenderCommand: ParsableCommand {
         if live { return try runLive(settings: settings) }
         guard let output else { throw ValidationError("missing -o OUTPUT") }
         Termination.install()
-        let isPNG = output.lowercased().hasSuffix(".png")
+        // A device or pipe without an extension (/dev/null, /dev/stdout) takes a PNG with --at,
+        // else a video (Matroska: it streams).
+        let isPNG = output.lowercased().hasSuffix(".png") || (at != nil && OutputTarget.formatName(output, fallback: "png") == "stream.png")
         let isSequence = isPNG && PNGSequenceSink.isPattern(output)
         let first = isSequence ? PNGSequenceSink.path(output, 0) : output
         // A segment of a sequence shares the pattern with the other segments: it checks its own

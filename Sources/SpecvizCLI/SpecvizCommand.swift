@@ -36,7 +36,7 @@ struct SpecvizCommand: ParsableCommand {
             // Stopped by a signal: the output is already cancelled; exit 128 + the signal.
             if let sig = (error as? Interrupted)?.signal ?? Termination.received {
                 TemporaryFiles.removeAll()
-                FileHandle.standardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
+                StandardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
                 Foundation.exit(128 + sig)
             }
             // A value that is not valid — on the command line or in the config file — is a usage
@@ -49,13 +49,13 @@ struct SpecvizCommand: ParsableCommand {
                 do {
                     if !text.isEmpty { try StandardOutput.write(text + "\n") }
                 } catch {
-                    FileHandle.standardError.write(Data("specviz: error: \(error)\n".utf8))
+                    StandardError.write(Data("specviz: error: \(error)\n".utf8))
                     Foundation.exit(1)
                 }
                 Foundation.exit(code.rawValue)
             }
             let text = (message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)").escapingControlCharacters
-            FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
+            StandardError.write(Data("specviz: error: \(text)\n".utf8))
             Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
         }
     }

@@ -41,12 +41,31 @@ enum StandardOutput {
             try write(text)
         } catch {
             TemporaryFiles.removeAll()
-            FileHandle.standardError.write(Data("specviz: error: \(error)\n".utf8))
+            StandardError.write(Data("specviz: error: \(error)\n".utf8))
             _exit(1)
         }
     }
 
     static func failure(_ code: Int32) -> CLIError {
         CLIError("cannot write to standard output: \(String(cString: strerror(code == 0 ? EIO : code)))")
+    }
+}
+
+/// Messages on standard error. A failed write there (a batch parent gone, a closed pipe)
+/// has nowhere to be reported: it is dropped, never a trap (Foundation's
+/// `FileHandle.write` traps on EPIPE), so the command still cleans up and exits.
+enum StandardError {
+    static func write(_ data: Data) {
+        data.withUnsafeBytes { raw in
+            guard var p = raw.baseAddress else { return }
+            var left = raw.count
+            while left > 0 {
+                let n = Glibc.write(STDERR_FILENO, p, left)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                p += n
+                left -= n
+            }
+        }
     }
 }

@@ -133,7 +133,7 @@ struct ToneCommand: ParsableCommand {
             return (ToneScore.sequence(frequencies, noteDuration: each), "in turn, \(seconds(each)) each: \(list)")
         }
         if frequencies.count > ToneEngine.maxSounding && !quiet {
-            FileHandle.standardError.write(
+            StandardError.write(
                 "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
         }
         let held = duration ?? 4
@@ -176,6 +176,6 @@ struct ToneCommand: ParsableCommand {
     private func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
     private func say(_ line: String) {
-        if !quiet { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) }
+        if !quiet { StandardError.write((line + "\n").data(using: .utf8)!) }
     }
 }

@@ -41,7 +41,7 @@ public final class LoudnessMeter {
     private let highPass: Biquad
 
     /// Histogram of gating-block loudness from −70 to +30 LUFS in 0.01 LU bins.
-    private static let histogramFloor = -70.0, histogramStep = 0.01, histogramBins = 10_000
+    static let histogramFloor = -70.0, histogramStep = 0.01, histogramBins = 10_000
     private let binCount = OwnedBuffer<Int>(zeroed: LoudnessMeter.histogramBins)
     private let binEnergy = OwnedBuffer<Double>(zeroed: LoudnessMeter.histogramBins)
     private var gatedBlocks = 0
