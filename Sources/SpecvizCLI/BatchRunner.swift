@@ -176,7 +176,7 @@ final class BatchRunner: @unchecked Sendable {
     // MARK: Display
 
     private func fileLine(_ i: Int) -> String {
-        let name = (items[i].input as NSString).lastPathComponent
+        let name = (items[i].input as NSString).lastPathComponent.escapingControlCharacters
         switch states[i] {
         case .pending: return "  \(name): waiting"
         case .running:

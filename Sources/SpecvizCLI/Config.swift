@@ -90,8 +90,8 @@ struct Config: Equatable {
         guard let path else { return Config() }
         switch InputChecks.readBounded(path, limit: maxBytes) {
         case .success(let data): return try parse(String(decoding: data, as: UTF8.self), path: path)
-        case .failure(.system(ENOENT)): return Config()
-        case .failure(.tooBig): throw ConfigError(path: path, line: 0, "is larger than \(maxBytes) bytes, the most a config file holds")
+        case .failure(.system(ENOENT)), .failure(.system(ENOTDIR)): return Config()
+        case .failure(.tooBig): throw ConfigError(path: path, line: 0, "is larger than \(maxBytes) bytes: a config file holds at most \(maxBytes)")
         case .failure(.system(let code)): throw ConfigError(path: path, line: 0, "cannot be read: \(String(cString: strerror(code)))")
         }
     }

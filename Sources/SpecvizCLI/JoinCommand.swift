@@ -44,6 +44,7 @@ struct JoinCommand: ParsableCommand {
 
     func run() throws {
         try AtomicFile.checkOutput(output, overwrite: overwrite)
+        try InputChecks.distinct(output, from: parts + (audio.map { [$0] } ?? []))
         // The joiner copies packets without stopping to look: on INT, TERM or HUP the
         // temporary is removed at once and the exit is 128 + the signal.
         Termination.install(grace: 0)

@@ -54,8 +54,7 @@ extension RenderCommand {
             if list == "-" {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
-                guard let data = FileManager.default.contents(atPath: list) else { throw CLIError("cannot read the list '\(list)'") }
-                text = String(decoding: data, as: UTF8.self)
+                text = String(decoding: try InputChecks.readSmallFile(list, limit: 16 << 20, what: "--inputs-from"), as: UTF8.self)
             }
             for line in text.split(whereSeparator: \.isNewline) {
                 let name = line.trimmingCharacters(in: .whitespaces)
@@ -164,10 +163,9 @@ extension RenderCommand {
             items.append(.init(input: file, output: out, expectedFrames: frames))
         }
         // Output folders named by the pattern are created (nothing else is written here).
-        for item in items {
-            let dir = (item.output as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        }
+        // Those that did not exist are removed again if the batch stops or fails and leaves them empty.
+        let made = Self.makeFolders(items.map { ($0.output as NSString).deletingLastPathComponent })
+        defer { for dir in made.reversed() { rmdir(dir) } }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
         let threads = min(LookOptions.maxThreads, max(1, cores / max(1, min(jobs, items.count))))
@@ -182,9 +180,25 @@ extension RenderCommand {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {
                 let text = why.contains(file) ? why : "\(file): \(why)"
-                StandardError.write(Data("specviz: error: \(text)\n".utf8))
+                StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8))
             }
             throw CLIError("\(failures.count) of \(items.count) files failed (\(items.count - failures.count) rendered)")
         }
+    }
+
+    /// Creates the folders (and their parents) that do not exist yet; returns those it made,
+    /// parents first. `rmdir` on them in reverse removes only what stayed empty.
+    static func makeFolders(_ dirs: [String]) -> [String] {
+        var made: [String] = []
+        for dir in dirs where !dir.isEmpty {
+            var missing: [String] = []
+            var d = dir
+            while !d.isEmpty && d != "/" && d != "." && !FileManager.default.fileExists(atPath: d) {
+                missing.append(d)
+                d = (d as NSString).deletingLastPathComponent
+            }
+            for m in missing.reversed() where mkdir(m, 0o777) == 0 { made.append(m) }
+        }
+        return made
     }
 }

@@ -214,7 +214,7 @@ final class ReliabilityCLITests: XCTestCase {
         let start = Date()
         assertOneLineError(
             try CLI.run(["render", dir + "/a.wav", "--from", "1e6", "--size", "64x36", "-o", dir + "/p.mp4"]),
-            status: 1, mentions: "past the end")
+            status: 64, mentions: "past the end")
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/p.mp4"))
     }
