@@ -87,6 +87,9 @@ public enum AtomicFile {
                 throw MediaError("'\(path)' exists (use -y to overwrite)", path: path)
             }
         }
+        // A replaced file keeps its permissions (a link's target is the user's file).
+        var old = stat()
+        if stat(final, &old) == 0 { chmod(temp, old.st_mode & 0o7777) }
         if rename(temp, final) != 0 {
             let why = String(cString: strerror(errno))
             discard(temp)

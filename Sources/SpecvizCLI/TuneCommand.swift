@@ -73,7 +73,9 @@ struct TuneCommand: ParsableCommand {
         if csv && json { throw ValidationError("--csv and --json are alternatives: pick one") }
         if raw && !csv && !json { throw ValidationError("--raw goes with --csv or --json") }
         if let report {
-            guard report.lowercased().hasSuffix(".png") else { throw ValidationError("--report writes a PNG: give it a .png name") }
+            guard report.lowercased().hasSuffix(".png") || OutputTarget.formatName(report, fallback: "png") == "stream.png" else {
+                throw ValidationError("--report writes a PNG: give it a .png name")
+            }
             try InputChecks.distinct(report, from: [input])
         }
     }
