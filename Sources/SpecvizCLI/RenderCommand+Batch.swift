@@ -91,9 +91,9 @@ extension RenderCommand {
 
     /// Refuses, before any child starts, a batch where an output is one of the inputs or two
     /// outputs are one file (compared by device and inode, and by link-free path).
-    static func checkBatchFiles(_ items: [BatchRunner.Item]) throws {
+    static func checkBatchFiles(_ items: [BatchRunner.Item], pictures: [String] = []) throws {
         let outputs = items.map { OutputKeys($0.output) }
-        let inputs = items.filter { $0.input != "-" && !$0.input.hasPrefix("pipe:") }.map(\.input)
+        let inputs = items.filter { $0.input != "-" && !$0.input.hasPrefix("pipe:") }.map(\.input) + pictures
         for (k, out) in outputs.enumerated() {
             if let input = inputs.first(where: { out.matches($0) }) {
                 throw ValidationError("the output '\(items[k].output)' is the input '\(input)' of this batch: change -o")
@@ -151,7 +151,7 @@ extension RenderCommand {
         let named = files.enumerated().map { n, file in
             BatchRunner.Item(input: file, output: Self.batchOutput(pattern, input: file, index: n + 1), expectedFrames: nil)
         }
-        try Self.checkBatchFiles(named)
+        try Self.checkBatchFiles(named, pictures: art.pictureFiles)
         var items: [BatchRunner.Item] = []
         for (file, out) in named.map({ ($0.input, $0.output) }) {
             try Termination.check()

@@ -108,8 +108,8 @@ struct RenderCommand: ParsableCommand {
         if let dumpFrame, dumpFrame == output || dumpFrame == input {
             throw ValidationError("--dump-frame needs a file of its own (not the input or -o)")
         }
-        if let output, !isBatch { try InputChecks.distinct(output, from: [input]) }
-        if let dumpFrame { try InputChecks.distinct(dumpFrame, from: [input]) }
+        if let output, !isBatch { try InputChecks.distinct(output, from: [input] + art.pictureFiles) }
+        if let dumpFrame { try InputChecks.distinct(dumpFrame, from: [input] + art.pictureFiles) }
         if dumpFrame != nil && art.transparent {
             throw ValidationError("--dump-frame is for checking an opaque frame against another renderer: leave out --transparent")
         }

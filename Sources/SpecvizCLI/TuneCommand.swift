@@ -83,6 +83,9 @@ struct TuneCommand: ParsableCommand {
     func run() throws {
         if let report {
             try AtomicFile.checkOutput(report, overwrite: overwrite)
+            // The analysis does not stop to look: on INT, TERM or HUP the chart's temporary (if
+            // it is being written) goes at once and the exit is 128 + the signal.
+            Termination.install(grace: 0)
         }
         let ref = reference.hertz
         let tuningPreset = preset
