@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "SpecvizCLI",
             dependencies: [
-                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "ShadersCPU", "SpecvizCore",
+                "Specviz", "MediaIO", "Analysis", "Tuning", "Synth", "Geometry", "Raster", "ShadersCPU", "SpecvizCore", "CKernels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]),

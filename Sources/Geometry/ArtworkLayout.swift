@@ -63,11 +63,7 @@ public struct ArtworkLayout: Sendable, Equatable {
     /// The title and artist lines as text runs (either may be missing), each shortened with
     /// "…" to fit; a line cut to a stub is left out.
     public func addLines(title: String?, artist: String?, into scene: inout Scene) {
-        func fit(_ s: String, size: Float) -> String? {
-            var text = s
-            while text.count > 1 && Layout.estimatedWidth(text, size: size) > lineWidth { text = String(text.dropLast(2)) + "…" }
-            return text == s || text.count >= 5 ? text : nil
-        }
+        func fit(_ s: String, size: Float) -> String? { Layout.fitted(s, size: size, width: lineWidth) }
         if let title, !title.isEmpty, let t = fit(title, size: titleSize) {
             scene.addText(TextRun(t, at: titleOrigin, size: titleSize, color: Labels.titleColor, anchor: anchor))
         }

@@ -101,12 +101,8 @@ public struct Labels {
         guard layout.labels, !title.isEmpty else { return }
         let slot = layout.titleSlot
         let size = min(layout.fontSize * 1.1, slot.height * 0.8)
-        var text = title
-        while text.count > 1 && Layout.estimatedWidth(text, size: size) > slot.width {
-            text = String(text.dropLast(2)) + "…"
-        }
         // A title cut to a stub says nothing: leave it out.
-        guard text == title || text.count >= 5 else { return }
+        guard let text = Layout.fitted(title, size: size, width: slot.width) else { return }
         let baseline = slot.y1 - (slot.height - size * 0.72) * 0.5
         scene.addText(TextRun(text, at: SIMD2(slot.x1, baseline), size: size, color: titleColor, anchor: .right))
     }

@@ -108,6 +108,23 @@ public struct Layout: Sendable {
     /// A rough width (pixels) of `text` at `size` in DejaVu Sans (mean advance ≈ 0.62 em for
     /// digits and capitals), used to keep runs inside their slots without a font at hand.
     public static func estimatedWidth(_ text: String, size: Float) -> Float {
-        Float(text.count) * size * 0.62
+        width(ofCharacters: text.count, size: size)
+    }
+
+    static func width(ofCharacters n: Int, size: Float) -> Float { Float(n) * size * 0.62 }
+
+    /// `text` shortened with "…" to fit `width` (its first characters and the ellipsis), in
+    /// time linear in its length (issue 36: a 1 MB title once took minutes), or nil when
+    /// only a stub of fewer than 5 characters would fit.
+    public static func fitted(_ text: String, size: Float, width: Float) -> String? {
+        let n = text.count
+        if n <= 1 || self.width(ofCharacters: n, size: size) <= width { return text }
+        // The most characters (the ellipsis included) that fit, at least 1, fewer than n.
+        let k = size * 0.62
+        var c = k > 0 && width > 0 ? Int(min(Float(n - 1), (width / k).rounded(.down))) : 1
+        c = max(1, min(c, n - 1))
+        while c > 1 && self.width(ofCharacters: c, size: size) > width { c -= 1 }
+        while c + 1 <= n - 1 && self.width(ofCharacters: c + 1, size: size) <= width { c += 1 }
+        return c >= 5 ? String(text.prefix(c - 1)) + "…" : nil
     }
 }

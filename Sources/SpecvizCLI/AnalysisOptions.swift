@@ -71,6 +71,21 @@ struct AnalysisOptions: ParsableArguments {
     /// config file sets one.
     func config(defaultTilt: Tilt = AnalysisConfig.defaultTilt) throws -> AnalysisConfig {
         let file = try Config.load()
+        return try file.blaming(given: given) { try config(file: file, defaultTilt: defaultTilt) }
+    }
+
+    /// The keys set on the command line (a value from there is not the config file's fault).
+    var given: Set<String> {
+        let set: [(String, Bool)] = [
+            ("scale", scale != nil), ("bands", bands != nil), ("freq-range", freqRange != nil), ("fft-size", fftSize != nil),
+            ("window", window != nil), ("overlap", overlap != nil), ("hop", hop != nil), ("weighting", weighting != nil),
+            ("tilt", tilt != nil || noTilt), ("db-range", dbRange != nil), ("smoothing", smoothing != nil),
+            ("peak-hold", peakHold != nil), ("gain", gain != nil), ("resolution", resolution != nil),
+        ]
+        return Set(set.filter(\.1).map(\.0))
+    }
+
+    private func config(file: Config, defaultTilt: Tilt) throws -> AnalysisConfig {
         var c = AnalysisConfig()
         let scaleText = scale ?? file.analysis["scale"] ?? "log"
         guard let s = FrequencyScale(parsing: scaleText) else {
@@ -138,6 +153,10 @@ struct AnalysisOptions: ParsableArguments {
     /// The display smoothing at `fps` video frames per second.
     func smoothing(fps: Int) throws -> Smoothing {
         let file = try Config.load()
+        return try file.blaming(given: given) { try smoothing(fps: fps, file: file) }
+    }
+
+    private func smoothing(fps: Int, file: Config) throws -> Smoothing {
         // The seed's per-frame values at 60 fps, the same time constants at other rates.
         let ms = Smoothing.seedMilliseconds
         var result = fps == 60 ? Smoothing.seed : Smoothing(attackMS: ms.attack, releaseMS: ms.release, fps: fps)
@@ -158,11 +177,14 @@ struct AnalysisOptions: ParsableArguments {
     func apply(to settings: inout RenderSettings, defaultTilt: Tilt = AnalysisConfig.defaultTilt) throws {
         settings.analysis = try config(defaultTilt: defaultTilt)
         settings.smoothing = try smoothing(fps: settings.fps)
-        let res = try resolution ?? Config.load().analysis["resolution"] ?? "full"
-        switch res.lowercased() {
-        case "full": settings.fullResolutionSpectrogram = true
-        case "grid", "seed": settings.fullResolutionSpectrogram = false
-        default: throw ValidationError("unknown --resolution '\(res)' (full, grid)")
+        let file = try Config.load()
+        let res = resolution ?? file.analysis["resolution"] ?? "full"
+        try file.blaming(given: given) {
+            switch res.lowercased() {
+            case "full": settings.fullResolutionSpectrogram = true
+            case "grid", "seed": settings.fullResolutionSpectrogram = false
+            default: throw ValidationError("unknown --resolution '\(res)' (full, grid)")
+            }
         }
     }
 
@@ -174,12 +196,12 @@ struct AnalysisOptions: ParsableArguments {
     }
 
     static func int(_ text: String, _ key: String) throws -> Int {
-        guard let v = Int(text) else { throw ValidationError("config key \"\(key)\" must be a whole number") }
+        guard let v = Int(text) else { throw ValidationError("--\(key) must be a whole number (got '\(text)')") }
         return v
     }
 
     static func number(_ text: String, _ key: String) throws -> Double {
-        guard let v = Double(text), v.isFinite else { throw ValidationError("config key \"\(key)\" must be a number") }
+        guard let v = Double(text), v.isFinite else { throw ValidationError("--\(key) must be a number (got '\(text)')") }
         return v
     }
 }

@@ -57,6 +57,7 @@ struct AnalyzeCommand: ParsableCommand {
     func validate() throws {
         if json == csv { throw ValidationError("give exactly one of --json or --csv") }
         if let fps, !(1...1000).contains(fps) { throw ValidationError("--fps must be 1…1000") }
+        if let output { try InputChecks.distinct(output, from: [input]) }
     }
 
     func run() throws {
@@ -64,8 +65,9 @@ struct AnalyzeCommand: ParsableCommand {
         let config = try analysis.config()
         var state = VisualState()
         state.smoothing = try analysis.smoothing(fps: fps)
-        if let output, !overwrite, AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
-        if let output { try AtomicFile.checkWritable(output) }
+        if let output { try AtomicFile.checkOutput(output, overwrite: overwrite) }
+        // INT, TERM and HUP stop it between frames: the temporary goes, exit 128 + the signal.
+        Termination.install()
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: false, channels: channelOption.channels)
         let tap = loudness ? LoudnessTap(decoder: decoder) : nil
         let feed = AnalysisFeed(source: tap ?? decoder, config: config)
@@ -95,6 +97,7 @@ struct AnalyzeCommand: ParsableCommand {
         let total = feed.source.duration.map { max(0, Int((Double(fps) * $0 - 1e-6).rounded(.up))) }
         var k = 0
         while total.map({ k < $0 }) ?? true {
+            try Termination.check()
             let t = Double(k) / Double(fps)
             try feed.advance(to: t)
             if feed.exhausted && feed.samplesRead == 0 { throw CLIError("'\(input)' contains no audio samples") }
@@ -137,7 +140,7 @@ struct AnalyzeCommand: ParsableCommand {
             // The whole file's integrated loudness (blocks after the last frame included).
             if let meter {
                 var rest = [Float](repeating: 0, count: 4096)
-                while try rest.withUnsafeMutableBufferPointer({ try feed.source.readMono(into: $0) }) > 0 {}
+                while try rest.withUnsafeMutableBufferPointer({ try feed.source.readMono(into: $0) }) > 0 { try Termination.check() }
                 try sink.write("\n],\n\"integrated_lufs\": " + Self.fixed(meter.integrated ?? .nan, 2) + "}\n")
             } else {
                 try sink.write("\n]}\n")
@@ -160,9 +163,10 @@ struct AnalyzeCommand: ParsableCommand {
 }
 
 /// Standard output, or a temporary file beside the output that is renamed into place
-/// only when complete (no half-written output on an error).
+/// only when complete (no half-written output on an error). A device or FIFO at `-o`
+/// (/dev/null, /dev/stdout) is written directly. The file is closed exactly once.
 final class DataSink {
-    private let file: UnsafeMutablePointer<FILE>
+    private var file: UnsafeMutablePointer<FILE>?
     private let path: String?
     private let temp: String?
 
@@ -170,7 +174,11 @@ final class DataSink {
         self.path = path
         if let path {
             let t = AtomicFile.temporaryPath(for: path)
-            guard let f = fopen(t, "wb") else { throw CLIError("cannot write '\(path)'") }
+            guard let f = fopen(t, "wb") else {
+                let why = String(cString: strerror(errno))
+                AtomicFile.discard(t)
+                throw CLIError("cannot write '\(path)': \(why)")
+            }
             file = f
             temp = t
         } else {
@@ -180,21 +188,36 @@ final class DataSink {
     }
 
     func write(_ text: String) throws {
+        guard let file else { throw CLIError("cannot write '\(path ?? "standard output")': already closed") }
         var text = text
         let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-        if !ok { throw CLIError("cannot write '\(path ?? "standard output")'") }
+        if !ok { throw failure(errno) }
     }
 
     func finish() throws {
+        guard let file else { return }
         if let temp, let path {
-            guard fclose(file) == 0 else { AtomicFile.discard(temp); throw CLIError("cannot write '\(path)'") }
+            self.file = nil
+            guard fclose(file) == 0 else {
+                let code = errno
+                AtomicFile.discard(temp)
+                throw failure(code)
+            }
             try AtomicFile.commit(temp, to: path)
-        } else if fflush(file) != 0 {
-            throw CLIError("cannot write to standard output")
+        } else {
+            try StandardOutput.flush()
         }
     }
 
     func cancel() {
-        if let temp { fclose(file); AtomicFile.discard(temp) }
+        guard let temp, let file else { return }
+        self.file = nil
+        fclose(file)
+        AtomicFile.discard(temp)
+    }
+
+    private func failure(_ code: Int32) -> CLIError {
+        guard let path else { return StandardOutput.failure(code) }
+        return CLIError("cannot write '\(path)': \(String(cString: strerror(code == 0 ? EIO : code)))")
     }
 }

@@ -43,6 +43,13 @@ struct ArtworkOptions: ParsableArguments {
         if transparent && background != nil { throw ValidationError("--transparent and --background are alternatives") }
     }
 
+    /// The picture files named on the command line (inputs an output must not replace).
+    var pictureFiles: [String] {
+        var files = [cover, logo].compactMap { $0 }
+        if case .picture(let path)? = background { files.append(path) }
+        return files
+    }
+
     /// Fills the settings' title, artist and artwork from the options and the file's tags.
     /// A damaged embedded cover is a warning (the render goes on without it); a named
     /// picture that cannot be read is an error.
@@ -52,6 +59,8 @@ struct ArtworkOptions: ParsableArguments {
             if artist == nil { settings.artist = tags.artist }
         }
         if let artist { settings.artist = artist }
+        settings.title = InputChecks.capped(settings.title, "title")
+        settings.artist = InputChecks.capped(settings.artist, "artist")
         var art = settings.artwork
         // Pictures are kept at about the frame's size, whatever theirs.
         let frame = (settings.width, settings.height)

@@ -22,6 +22,8 @@ final class BatchRunner: @unchecked Sendable {
     let showProgress: Bool
     let quiet: Bool
     let cancelled: () -> Bool
+    /// The signal passed on to the children when `cancelled` turns true.
+    var stopSignal: () -> Int32 = { SIGINT }
 
     private let lock = NSLock()
     private var states: [State]
@@ -72,12 +74,14 @@ final class BatchRunner: @unchecked Sendable {
         }
     }
 
-    /// Asks every running child to stop (SIGINT: it cancels cleanly, leaving no file).
+    /// Passes the batch's stop signal (INT, TERM or HUP) on to every running child: it
+    /// cancels cleanly, leaving no file.
     private func stopChildren() {
         lock.withLock {
             guard !stopSent else { return }
             stopSent = true
-            for p in children.values where p.isRunning { p.interrupt() }
+            let sig = stopSignal()
+            for p in children.values where p.isRunning { kill(p.processIdentifier, sig) }
         }
     }
 
@@ -100,6 +104,11 @@ final class BatchRunner: @unchecked Sendable {
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
+        // The child asks for SIGTERM when this thread ends (it waits for the child), and so
+        // cleans up and exits should the batch be killed.
+        var environment = ProcessInfo.processInfo.environment
+        environment[BatchChild.parentVariable] = String(getpid())
+        p.environment = environment
         do {
             try lock.withLock {
                 guard !cancelled() else { throw CLIError("interrupted") }
@@ -167,7 +176,7 @@ final class BatchRunner: @unchecked Sendable {
     // MARK: Display
 
     private func fileLine(_ i: Int) -> String {
-        let name = (items[i].input as NSString).lastPathComponent
+        let name = (items[i].input as NSString).lastPathComponent.escapingControlCharacters
         switch states[i] {
         case .pending: return "  \(name): waiting"
         case .running:
@@ -220,7 +229,7 @@ final class BatchRunner: @unchecked Sendable {
                 if let finished { text += fileLine(finished) + "\n" }
                 if final { text += totalLine() + "\n" }
             }
-            if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
+            if !text.isEmpty { StandardError.write(Data(text.utf8)) }
         }
     }
 }

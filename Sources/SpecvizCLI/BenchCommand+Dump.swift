@@ -11,7 +11,7 @@ extension BenchCommand {
     /// Prints CPU ms per frame (process CPU time: all rasteriser threads) and wall ms per frame.
     func benchDump(path: String) throws {
         guard frames > 0 else { throw ValidationError("--frames must be at least 1") }
-        guard threads > 0 else { throw ValidationError("--threads must be at least 1") }
+        guard (1...LookOptions.maxThreads).contains(threads) else { throw ValidationError("--threads must be 1…\(LookOptions.maxThreads) (got \(threads))") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RenderError("cannot read frame dump \(path)")
         }

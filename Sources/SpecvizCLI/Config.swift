@@ -15,8 +15,10 @@ import Tuning
 ///
 /// Command-line flags override these; `specviz live` and `render --live` write the mode and
 /// overlays back when they end (as the seed's @AppStorage does). A broken file is a
-/// `ConfigError` naming the file and the line, never a crash. Unknown keys are ignored
-/// (newer versions may add some).
+/// `ConfigError` naming the file and the line, never a crash — also for an analysis key
+/// found wrong only when used. Unknown keys are ignored (newer versions may add some) and
+/// kept when the file is written back. With neither $XDG_CONFIG_HOME nor $HOME set there is
+/// no config file: nothing is read or written.
 struct Config: Equatable {
     var mode: VisualizationMode?
     var preset: TuningPreset?
@@ -34,28 +36,64 @@ struct Config: Equatable {
     var bpm: Bool?
     /// The analysis keys (`AnalysisOptions.keys`) as text, checked when used.
     var analysis: [String: String] = [:]
+    /// Keys this version does not know, in file order: written back as they were read.
+    var unknown: [Unknown] = []
+    /// Where it was read from, and the line of each key (for errors found when a key is used).
+    var path = ""
+    var lines: [String: Int] = [:]
 
-    /// The config file's path from the environment.
-    static var defaultPath: String {
+    struct Unknown: Equatable {
+        var key: String
+        var value: FlatJSON.Value
+    }
+
+    /// The config file's path from the environment; nil when neither $XDG_CONFIG_HOME nor
+    /// $HOME says where it is.
+    static var defaultPath: String? {
         let env = ProcessInfo.processInfo.environment
         if let x = env["SPECVIZ_CONFIG"], !x.isEmpty { return x }
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? "") + "/.config")
-        return base + "/specviz/config.json"
+        if let x = env["XDG_CONFIG_HOME"], !x.isEmpty { return x + "/specviz/config.json" }
+        if let h = env["HOME"], !h.isEmpty { return h + "/.config/specviz/config.json" }
+        return nil
+    }
+
+    /// Runs `body`; an option error about an analysis key this file set (and the command line
+    /// did not) becomes a `ConfigError` naming the file and that key's line.
+    func blaming<T>(given: Set<String>, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let e as ValidationError {
+            for (key, line) in lines.sorted(by: { $0.value < $1.value })
+            where analysis[key] != nil && !given.contains(key) && Self.mentions(e.message, option: "--" + key) {
+                throw ConfigError(path: path, line: line, "\"\(key)\": \(e.message)")
+            }
+            throw e
+        }
+    }
+
+    /// True when `message` names `option` as a whole word ("--hop", not "--hop-size").
+    static func mentions(_ message: String, option: String) -> Bool {
+        var rest = message[...]
+        while let r = rest.range(of: option) {
+            let next = rest[r.upperBound...].first
+            if next == nil || !(next!.isLetter || next! == "-") { return true }
+            rest = rest[r.upperBound...]
+        }
+        return false
     }
 
     /// The largest config file read (bytes); a bigger one is an error, not read whole.
     static let maxBytes = 64 << 10
 
-    /// Reads `path`; a missing file is an empty config.
-    static func load(path: String = defaultPath) throws -> Config {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
-            throw ConfigError(path: path, line: 0, "is \(size) bytes; a config file holds at most \(maxBytes)")
+    /// Reads `path`; a missing file (or none) is an empty config.
+    static func load(path: String? = defaultPath) throws -> Config {
+        guard let path else { return Config() }
+        switch InputChecks.readBounded(path, limit: maxBytes) {
+        case .success(let data): return try parse(String(decoding: data, as: UTF8.self), path: path)
+        case .failure(.system(ENOENT)), .failure(.system(ENOTDIR)): return Config()
+        case .failure(.tooBig): throw ConfigError(path: path, line: 0, "is larger than \(maxBytes) bytes: a config file holds at most \(maxBytes)")
+        case .failure(.system(let code)): throw ConfigError(path: path, line: 0, "cannot be read: \(String(cString: strerror(code)))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw ConfigError(path: path, line: 1, "cannot be read") }
-            return Config()
-        }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
     }
 
     /// Parses the text of a config file; errors name `path` and the line.
@@ -66,7 +104,9 @@ struct Config: Equatable {
             throw ConfigError(path: path, line: e.line, e.message)
         }
         var c = Config()
+        c.path = path
         for f in fields {
+            c.lines[f.key] = f.line
             func fail(_ what: String) -> ConfigError { ConfigError(path: path, line: f.line, "\"\(f.key)\" must be \(what)") }
             /// A string key parsed by its option's type, with the type's message.
             func value<T: OptionValue>(_: T.Type) throws -> T {
@@ -127,7 +167,7 @@ struct Config: Equatable {
                 case .number(let v): c.analysis[f.key] = v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
                 default: throw fail("a string or a number")
                 }
-            default: break
+            default: c.unknown.append(Unknown(key: f.key, value: f.value))
             }
         }
         return c
@@ -137,7 +177,17 @@ struct Config: Equatable {
     var json: String {
         var lines: [String] = []
         func quote(_ s: String) -> String {
-            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where u.value < 0x20 || u.value == 0x7F:
+                    out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+                default: out.unicodeScalars.append(u)
+                }
+            }
+            return out + "\""
         }
         if let mode { lines.append("\"mode\": \(quote(mode.rawValue))") }
         if let preset { lines.append("\"preset\": \(quote(preset.id))") }
@@ -155,11 +205,21 @@ struct Config: Equatable {
         for key in AnalysisOptions.keys where key != "tilt" {
             if let v = analysis[key] { lines.append("\(quote(key)): \(quote(v))") }
         }
+        for u in unknown {
+            switch u.value {
+            case .string(let s): lines.append("\(quote(u.key)): \(quote(s))")
+            case .number(let v): lines.append("\(quote(u.key)): \(v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v))")
+            case .bool(let b): lines.append("\(quote(u.key)): \(b)")
+            case .null: lines.append("\(quote(u.key)): null")
+            }
+        }
         return "{\n  " + lines.joined(separator: ",\n  ") + "\n}\n"
     }
 
-    /// Writes atomically (temporary file, then rename), creating the folder.
-    func save(path: String = defaultPath) throws {
+    /// Writes atomically (temporary file, then rename), creating the folder; with no config
+    /// path (neither $XDG_CONFIG_HOME nor $HOME set) writes nothing.
+    func save(path: String? = defaultPath) throws {
+        guard let path else { return }
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -16,11 +16,11 @@ enum InputChecks {
     }
 
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("specviz: warning: \(line)\n".utf8))
+        StandardError.write(Data("specviz: warning: \(line)\n".utf8))
     }
 
     static func note(_ line: String) {
-        FileHandle.standardError.write(Data("specviz: note: \(line)\n".utf8))
+        StandardError.write(Data("specviz: note: \(line)\n".utf8))
     }
 
     /// Throws unless `value` is finite and in `range` (NaN, ±inf and 1e300 are refused).
@@ -32,6 +32,62 @@ enum InputChecks {
     }
 
     static func format(_ x: Double) -> String { String(format: "%g", x) }
+
+    /// The bytes of a small text file (a Scala file, a list), reading at most `limit` + 1
+    /// bytes: a bigger file, or an endless one such as /dev/zero, is an error, never read whole.
+    static func readSmallFile(_ path: String, limit: Int, what: String) throws -> Data {
+        let shown = path.escapingControlCharacters
+        switch readBounded(path, limit: limit) {
+        case .success(let data): return data
+        case .failure(.tooBig): throw ValidationError("\(what) '\(shown)' is larger than \(limit >> 10) KB")
+        case .failure(.system(let code)): throw CLIError("\(what) '\(shown)': \(String(cString: strerror(code)))")
+        }
+    }
+
+    enum ReadFailure: Error {
+        case tooBig
+        case system(Int32)
+    }
+
+    /// At most `limit` bytes of `path`: reads `limit` + 1 and fails when they are there.
+    static func readBounded(_ path: String, limit: Int) -> Result<Data, ReadFailure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.system(errno)) }
+        defer { close(fd) }
+        var data = Data(count: limit + 1)
+        var got = 0
+        while got <= limit {
+            let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, limit + 1 - got) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return .failure(.system(errno)) }
+            if n == 0 { break }
+            got += n
+        }
+        return got > limit ? .failure(.tooBig) : .success(data.prefix(got))
+    }
+
+    /// The longest title or artist line drawn (characters); a longer one is cut, with a note.
+    static let maxLineCharacters = 256
+
+    /// `text` cut to `maxLineCharacters`, with a note on stderr when it was longer.
+    static func capped(_ text: String?, _ what: String) -> String? {
+        guard let text else { return nil }
+        var end = text.startIndex
+        guard text.formIndex(&end, offsetBy: maxLineCharacters, limitedBy: text.endIndex), end != text.endIndex else { return text }
+        note("the \(what) has more than \(maxLineCharacters) characters: only its first \(maxLineCharacters) are drawn")
+        return String(text[..<end])
+    }
+
+    /// Throws when `output` is one of `inputs`: the same file by device and inode, or the
+    /// same link-free path (a file not written yet), whatever the spelling or links.
+    static func distinct(_ output: String, from inputs: [String]) throws {
+        let keys = OutputKeys(output)
+        for input in inputs where input != "-" && !input.hasPrefix("pipe:") {
+            if keys.matches(input) {
+                throw ValidationError("'\(output)' is the input '\(input)': write the output to another file")
+            }
+        }
+    }
 
     /// "unknown preset 'x'" with the closest preset ids, by edit distance.
     static func unknownPreset(_ name: String) -> String {

@@ -43,8 +43,11 @@ struct JoinCommand: ParsableCommand {
     }
 
     func run() throws {
-        if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
-        try AtomicFile.checkWritable(output)
+        try AtomicFile.checkOutput(output, overwrite: overwrite)
+        try InputChecks.distinct(output, from: parts + (audio.map { [$0] } ?? []))
+        // The joiner copies packets without stopping to look: on INT, TERM or HUP the
+        // temporary is removed at once and the exit is 128 + the signal.
+        Termination.install(grace: 0)
         // The original, opened like any input and read once from --from (the tee's track side
         // refers to the tee without owning it: keep the tee alive through the join).
         let original = try audio.map { try InputChecks.openDecoder($0, allowPlaylists: false, quiet: quiet) }
@@ -57,7 +60,7 @@ struct JoinCommand: ParsableCommand {
             try StreamJoiner.join(parts: parts, to: output, audio: tee?.track(from: audioFrom), audioName: audio ?? "audio")
         }
         if !quiet {
-            FileHandle.standardError.write(
+            StandardError.write(
                 Data(
                     String(
                         format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",

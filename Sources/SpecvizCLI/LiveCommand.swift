@@ -117,7 +117,7 @@ enum LiveRunner {
             loop.status = { terminalSink.status = $0 }
         } else if stats {
             let tty = isatty(STDERR_FILENO) != 0
-            loop.status = { FileHandle.standardError.write(((tty ? "\r\u{1B}[K" : "") + $0 + (tty ? "" : "\n")).data(using: .utf8)!) }
+            loop.status = { StandardError.write(((tty ? "\r\u{1B}[K" : "") + $0 + (tty ? "" : "\n")).data(using: .utf8)!) }
         }
         let result: LiveStats
         do {
@@ -135,7 +135,7 @@ enum LiveRunner {
                 s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
                 result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000,
                 result.cpuPercentile(0.5) * 1000, result.cpuPercentile(0.99) * 1000)
-            FileHandle.standardError.write(line.data(using: .utf8)!)
+            StandardError.write(line.data(using: .utf8)!)
         }
         do {
             try saveSettings(loop.settings)
@@ -147,7 +147,8 @@ enum LiveRunner {
 
     /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.
     static func saveSettings(_ s: RenderSettings) throws {
-        let config = (try? Config.load()) ?? Config()
+        // A file that cannot be read is left as it is (the error says why), never replaced.
+        let config = try Config.load()
         var updated = config
         updated.mode = s.mode
         updated.tuner = s.tunerOverlay

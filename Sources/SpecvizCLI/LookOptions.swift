@@ -50,8 +50,17 @@ struct LookOptions: ParsableArguments {
         transform: TunerMeter.option)
     var meter: TunerMeter = .arc
 
-    @Option(help: "Rasteriser threads.")
+    @Option(help: "Rasteriser threads (1…\(Self.maxThreads)).")
     var threads: Int = 2
+
+    /// The most rasteriser threads: a value outside 1…16 is refused, not clamped.
+    static let maxThreads = 16
+
+    func validate() throws {
+        if !(1...Self.maxThreads).contains(threads) {
+            throw ValidationError("--threads must be 1…\(Self.maxThreads) (got \(threads))")
+        }
+    }
 
     /// Flags override the config file (SPEC §8), which overrides the built-in defaults.
     func settings() throws -> RenderSettings {
@@ -67,7 +76,7 @@ struct LookOptions: ParsableArguments {
             if s.mode.traits.paletteIsHeatmap { s.heatPalette = palette } else { s.palette = palette }
         }
         s.labels = !noLabels
-        s.title = title
+        s.title = InputChecks.capped(title, "title")
         s.stats = stats
         s.tunerOverlay = tuner ?? config.tuner ?? false
         s.tempoOverlay = bpm ?? config.bpm ?? false
@@ -75,7 +84,7 @@ struct LookOptions: ParsableArguments {
         s.reference = (reference ?? config.reference ?? .standard).hertz
         s.tuningSystem = try tuningSystem.system(config: config)
         s.meter = meter
-        s.threads = max(1, min(threads, 16))
+        s.threads = threads
         return s
     }
 }

@@ -19,7 +19,7 @@ struct PresetsCommand: ParsableCommand {
         if let g = group?.lowercased() {
             groups = groups.filter { $0.name.lowercased().hasPrefix(g) || "\($0)".lowercased().hasPrefix(g) }
             if groups.isEmpty {
-                throw CLIError("no preset group '\(g)'; groups: " + PresetGroup.allCases.map(\.name).joined(separator: ", "))
+                throw ValidationError("no preset group '\(g)'; groups: " + PresetGroup.allCases.map(\.name).joined(separator: ", "))
             }
         }
         var out = ""
@@ -42,6 +42,6 @@ struct PresetsCommand: ParsableCommand {
         out +=
             "\(TuningPreset.all.count) presets. Reference pitch: --reference "
             + ReferencePitch.presets.map { String(format: "%g", $0) }.joined(separator: ", ") + " or any 400–480 Hz.\n"
-        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+        try StandardOutput.write(out)
     }
 }

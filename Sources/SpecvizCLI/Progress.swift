@@ -28,12 +28,12 @@ final class ProgressBar {
         } else {
             line = String(format: "%d frames  %.1f fps", done, fps)
         }
-        FileHandle.standardError.write(("\r" + line + "\u{1B}[K").data(using: .utf8)!)
+        StandardError.write(("\r" + line + "\u{1B}[K").data(using: .utf8)!)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write("\n".data(using: .utf8)!)
+        StandardError.write("\n".data(using: .utf8)!)
     }
 
     static func clock(_ s: Double) -> String {
@@ -52,8 +52,13 @@ nonisolated(unsafe) private var watchdogWake = sem_t()
 /// command not get there (blocked reading a pipe), a watchdog removes the registered
 /// temporaries and exits 2 s later; a second signal makes it do so at once.
 enum Termination {
-    /// Installs the handlers (once).
-    static func install() {
+    /// Seconds the watchdog leaves the command to cancel on its own after the first signal.
+    nonisolated(unsafe) private static var graceSeconds = 2
+
+    /// Installs the handlers (once). `grace`: seconds before the watchdog removes the
+    /// temporaries and exits (0 for a command that never polls).
+    static func install(grace: Int = 2) {
+        graceSeconds = grace
         _ = installed
     }
 
@@ -68,10 +73,10 @@ enum Termination {
             while sem_wait(&watchdogWake) != 0 {}
             var deadline = timespec()
             clock_gettime(CLOCK_REALTIME, &deadline)
-            deadline.tv_sec += 2
+            deadline.tv_sec += graceSeconds
             while sem_timedwait(&watchdogWake, &deadline) != 0 && errno == EINTR {}
             TemporaryFiles.removeAll()
-            FileHandle.standardError.write(Data("specviz: error: interrupted (\(name(caughtSignal)))\n".utf8))
+            StandardError.write(Data("specviz: error: interrupted (\(name(caughtSignal)))\n".utf8))
             _exit(128 + caughtSignal)
         }
         watchdog.name = "specviz-signal-watchdog"

@@ -28,7 +28,7 @@ struct BatchOptions: ParsableArguments {
     /// (what a batch parent reads from its children).
     static func reportProgress(_ done: Int, _ total: Int?) {
         let line = "progress \(done) \(total.map(String.init) ?? "?")\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        StandardOutput.writeOrExit(line)
     }
 
     /// The default number of files rendered at once: one per core. Each render then gets
@@ -38,9 +38,11 @@ struct BatchOptions: ParsableArguments {
 
 extension RenderCommand {
     /// True when this render is a batch: several inputs, a list from --inputs-from, or an
-    /// output pattern with a {placeholder}.
+    /// output pattern with a {placeholder}. A batch's child (--progress-lines) renders the one
+    /// file it is given to the name it is given: braces in it are not placeholders any more.
     var isBatch: Bool {
-        inputs.count != 1 || batch.inputsFrom != nil
+        if batch.progressLines && inputs.count == 1 && batch.inputsFrom == nil { return false }
+        return inputs.count != 1 || batch.inputsFrom != nil
             || ["{stem}", "{name}", "{dir}", "{index}"].contains { (output ?? "").contains($0) }
     }
 
@@ -52,8 +54,7 @@ extension RenderCommand {
             if list == "-" {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
-                guard let data = FileManager.default.contents(atPath: list) else { throw CLIError("cannot read the list '\(list)'") }
-                text = String(decoding: data, as: UTF8.self)
+                text = String(decoding: try InputChecks.readSmallFile(list, limit: 16 << 20, what: "--inputs-from"), as: UTF8.self)
             }
             for line in text.split(whereSeparator: \.isNewline) {
                 let name = line.trimmingCharacters(in: .whitespaces)
@@ -64,16 +65,44 @@ extension RenderCommand {
     }
 
     /// The output of input number `index` (from 1): the -o pattern with {stem} (file name
-    /// without extension), {name}, {dir} (the input's folder) and {index} filled in.
+    /// without extension), {name}, {dir} (the input's folder) and {index} filled in. One
+    /// pass over the pattern: what is filled in is never read again (a file named
+    /// `{dir}.wav` is just a name).
     static func batchOutput(_ pattern: String, input: String, index: Int) -> String {
         let url = URL(fileURLWithPath: input)
         let name = url.lastPathComponent
         let stem = url.deletingPathExtension().lastPathComponent
         let dir = (input as NSString).deletingLastPathComponent
-        return pattern.replacingOccurrences(of: "{stem}", with: stem)
-            .replacingOccurrences(of: "{name}", with: name)
-            .replacingOccurrences(of: "{dir}", with: dir.isEmpty ? "." : dir)
-            .replacingOccurrences(of: "{index}", with: String(index))
+        let values = ["{stem}": stem, "{name}": name, "{dir}": dir.isEmpty ? "." : dir, "{index}": String(index)]
+        var out = ""
+        var rest = pattern[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            if let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[open...close])] {
+                out += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out += "{"
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        return out + rest
+    }
+
+    /// Refuses, before any child starts, a batch where an output is one of the inputs or two
+    /// outputs are one file (compared by device and inode, and by link-free path).
+    static func checkBatchFiles(_ items: [BatchRunner.Item], pictures: [String] = []) throws {
+        let outputs = items.map { OutputKeys($0.output) }
+        let inputs = items.filter { $0.input != "-" && !$0.input.hasPrefix("pipe:") }.map(\.input) + pictures
+        for (k, out) in outputs.enumerated() {
+            if let input = inputs.first(where: { out.matches($0) }) {
+                throw ValidationError("the output '\(items[k].output)' is the input '\(input)' of this batch: change -o")
+            }
+            for j in 0..<k where out.matches(outputs[j]) {
+                throw ValidationError(
+                    "'\(items[j].input)' and '\(items[k].input)' would both write '\(items[k].output)' (use {dir} or {index} in -o)")
+            }
+        }
     }
 
     /// The command line of one child: this one without the inputs, -o, -j and --inputs-from.
@@ -105,25 +134,27 @@ extension RenderCommand {
 
     /// `render a.flac b.mp3 … -o 'out/{stem}.mp4' [-j N]`.
     func runBatch() throws {
-        if live { throw CLIError("--live plays one file: give exactly one input") }
-        guard let pattern = output else { throw CLIError("missing -o OUTPUT (e.g. -o 'out/{stem}.mp4')") }
+        if live { throw ValidationError("--live plays one file: give exactly one input") }
+        guard let pattern = output else { throw ValidationError("missing -o OUTPUT (e.g. -o 'out/{stem}.mp4')") }
         if segment != nil || at != nil || dumpFrame != nil {
-            throw CLIError("--segment, --at and --dump-frame take one input")
+            throw ValidationError("--segment, --at and --dump-frame take one input")
         }
         let files = try batchInputs()
-        if files.isEmpty { throw CLIError("no input files (give audio files or --inputs-from FILE)") }
+        if files.isEmpty { throw ValidationError("no input files (give audio files or --inputs-from FILE)") }
         if files.count > 1 && !pattern.contains("{") {
-            throw CLIError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
+            throw ValidationError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
         }
         let fps = try look.settings().fps
-        var seen: [String: String] = [:]
+        // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
+        // their partial files, and the batch exits 128 + the signal.
+        Termination.install()
+        let named = files.enumerated().map { n, file in
+            BatchRunner.Item(input: file, output: Self.batchOutput(pattern, input: file, index: n + 1), expectedFrames: nil)
+        }
+        try Self.checkBatchFiles(named, pictures: art.pictureFiles)
         var items: [BatchRunner.Item] = []
-        for (n, file) in files.enumerated() {
-            let out = Self.batchOutput(pattern, input: file, index: n + 1)
-            if let other = seen[out] {
-                throw CLIError("'\(other)' and '\(file)' would both write '\(out)' (use {dir} or {index} in -o)")
-            }
-            seen[out] = file
+        for (file, out) in named.map({ ($0.input, $0.output) }) {
+            try Termination.check()
             // Every input is read by a child of its own; a FIFO or a device (which may never
             // deliver, and can be read once) would hold a slot and stall the inputs after it.
             if let why = InputPolicy.regularFileProblem(file) { throw CLIError("\(why): a batch reads regular files only (render it on its own)") }
@@ -135,29 +166,42 @@ extension RenderCommand {
             items.append(.init(input: file, output: out, expectedFrames: frames))
         }
         // Output folders named by the pattern are created (nothing else is written here).
-        for item in items {
-            let dir = (item.output as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        }
+        // Those that did not exist are removed again if the batch stops or fails and leaves them empty.
+        let made = Self.makeFolders(items.map { ($0.output as NSString).deletingLastPathComponent })
+        defer { for dir in made.reversed() { rmdir(dir) } }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = batch.jobs ?? BatchOptions.defaultJobs(cores: cores, files: items.count)
-        let threads = max(1, cores / max(1, min(jobs, items.count)))
-        // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
-        // their partial files, and the batch exits 128 + the signal.
-        Termination.install()
+        let threads = min(LookOptions.maxThreads, max(1, cores / max(1, min(jobs, items.count))))
         let runner = BatchRunner(
             items: items, jobs: jobs, childArguments: childArguments(threads: threads),
             showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
             cancelled: { Termination.isSet })
+        runner.stopSignal = { Termination.received ?? SIGINT }
         let failures = runner.run()
         try Termination.check()
         if !failures.isEmpty {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {
                 let text = why.contains(file) ? why : "\(file): \(why)"
-                FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
+                StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8))
             }
             throw CLIError("\(failures.count) of \(items.count) files failed (\(items.count - failures.count) rendered)")
         }
+    }
+
+    /// Creates the folders (and their parents) that do not exist yet; returns those it made,
+    /// parents first. `rmdir` on them in reverse removes only what stayed empty.
+    static func makeFolders(_ dirs: [String]) -> [String] {
+        var made: [String] = []
+        for dir in dirs where !dir.isEmpty {
+            var missing: [String] = []
+            var d = dir
+            while !d.isEmpty && d != "/" && d != "." && !FileManager.default.fileExists(atPath: d) {
+                missing.append(d)
+                d = (d as NSString).deletingLastPathComponent
+            }
+            for m in missing.reversed() where mkdir(m, 0o777) == 0 { made.append(m) }
+        }
+        return made
     }
 }

@@ -16,15 +16,15 @@ extension RenderCommand {
         guard let segment else { return nil }
         let out = (output ?? "").lowercased()
         if live || at != nil || (out.hasSuffix(".png") && !PNGSequenceSink.isPattern(out)) {
-            throw CLIError("--segment renders part of a video or PNG sequence: not with --live, --at or a PNG still")
+            throw ValidationError("--segment renders part of a video or PNG sequence: not with --live, --at or a PNG still")
         }
         let start = from ?? 0
         guard let end = to ?? duration else {
-            throw CLIError("--segment needs to know where the audio ends: '\(input)' does not say; give --to")
+            throw ValidationError("--segment needs to know where the audio ends: '\(input)' does not say; give --to")
         }
         let span = segment.span(start: start, end: end, fps: fps)
         if span.frames.isEmpty {
-            throw CLIError("segment \(segment) holds no frames (the render has only \(Int((Double(fps) * (end - start) - 1e-6).rounded(.up))) frames)")
+            throw ValidationError("segment \(segment) holds no frames (the render has only \(Int((Double(fps) * (end - start) - 1e-6).rounded(.up))) frames)")
         }
         if !overwrite, PNGSequenceSink.isPattern(out), let o = output,
             AtomicFile.exists(PNGSequenceSink.path(o, span.frames.lowerBound))

@@ -97,7 +97,8 @@ struct RenderCommand: ParsableCommand {
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
-            if ext != "png" && !InputChecks.videoExtensions.contains(ext) {
+            let stream = (try? OutputTarget.resolve(output)).map { if case .stream = $0 { true } else { false } } ?? false
+            if ext != "png" && !InputChecks.videoExtensions.contains(ext) && !(stream && !lower.contains(".")) {
                 throw ValidationError(
                     "cannot write '\(output)': unsupported output format '.\(ext)' (use .mp4, .mkv, .mov, .webm, .gif, .png or a %05d.png pattern)")
             }
@@ -107,9 +108,8 @@ struct RenderCommand: ParsableCommand {
         if let dumpFrame, dumpFrame == output || dumpFrame == input {
             throw ValidationError("--dump-frame needs a file of its own (not the input or -o)")
         }
-        if let output, output == input {
-            throw ValidationError("-o must not be the input file")
-        }
+        if let output, !isBatch { try InputChecks.distinct(output, from: [input] + art.pictureFiles) }
+        if let dumpFrame { try InputChecks.distinct(dumpFrame, from: [input] + art.pictureFiles) }
         if dumpFrame != nil && art.transparent {
             throw ValidationError("--dump-frame is for checking an opaque frame against another renderer: leave out --transparent")
         }
@@ -123,18 +123,16 @@ struct RenderCommand: ParsableCommand {
         var settings = try look.settings()
         try analysis.apply(to: &settings)
         if live { return try runLive(settings: settings) }
-        guard let output else { throw CLIError("missing -o OUTPUT") }
+        guard let output else { throw ValidationError("missing -o OUTPUT") }
         Termination.install()
-        let isPNG = output.lowercased().hasSuffix(".png")
+        // A device or pipe without an extension (/dev/null, /dev/stdout) takes a PNG with --at,
+        // else a video (Matroska: it streams).
+        let isPNG = output.lowercased().hasSuffix(".png") || (at != nil && OutputTarget.formatName(output, fallback: "png") == "stream.png")
         let isSequence = isPNG && PNGSequenceSink.isPattern(output)
         let first = isSequence ? PNGSequenceSink.path(output, 0) : output
         // A segment of a sequence shares the pattern with the other segments: it checks its own
         // first frame (in applySegment), not frame 1.
-        if !overwrite && !(isSequence && segment != nil) && AtomicFile.exists(first) {
-            throw CLIError("'\(first)' exists (use -y to overwrite)")
-        }
-        try AtomicFile.checkReplaceable(first)
-        try AtomicFile.checkWritable(first)
+        try AtomicFile.checkOutput(first, overwrite: overwrite || (isSequence && segment != nil))
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)
         try art.apply(to: &settings, tags: decoder.tags, input: input, quiet: quiet)
         // Both channels drawn apart when there are two and the mode draws them.
@@ -158,18 +156,18 @@ struct RenderCommand: ParsableCommand {
             job.cancelled = { Termination.isSet }
             let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
             if let d = decoder.duration, time > d + 1e-6 {
-                throw CLIError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+                throw ValidationError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             let picture = try job.still(at: time)
             try Termination.check()
             if let dumpFrame {
-                if !overwrite && AtomicFile.exists(dumpFrame) { throw CLIError("'\(dumpFrame)' exists (use -y to overwrite)") }
+                try AtomicFile.checkOutput(dumpFrame, overwrite: overwrite)
                 try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
             }
             try PNGFile.write(picture, to: output, overwrite: overwrite)
             return
         }
-        if at != nil { throw CLIError("--at makes a single PNG still: use -o NAME.png") }
+        if at != nil { throw ValidationError("--at makes a single PNG still: use -o NAME.png") }
         // One read of the input feeds the analysis and the sound of the video.
         let tee = AudioTee(decoder: decoder)
         let right = stereo ? tee.rightAnalysis() : nil
@@ -231,7 +229,7 @@ struct RenderCommand: ParsableCommand {
         var end = to
         if let d = duration {
             if start >= d {
-                throw CLIError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+                throw ValidationError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             if let t = end, t > d {
                 InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s")

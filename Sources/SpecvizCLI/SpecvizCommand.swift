@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaIO
+import SpecvizCore
 
 @main
 struct SpecvizCommand: ParsableCommand {
@@ -25,22 +26,36 @@ struct SpecvizCommand: ParsableCommand {
     /// Runs the command; any failure is one line on stderr and a non-zero exit
     /// (help and --version print as usual).
     static func main() {
+        StandardOutput.install()
+        BatchChild.linkToParent()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeNumbers.attach(Array(CommandLine.arguments.dropFirst())))
             try command.run()
+            try StandardOutput.flush()
         } catch {
             // Stopped by a signal: the output is already cancelled; exit 128 + the signal.
             if let sig = (error as? Interrupted)?.signal ?? Termination.received {
                 TemporaryFiles.removeAll()
-                FileHandle.standardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
+                StandardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
                 Foundation.exit(128 + sig)
             }
-            let code = exitCode(for: error)
+            // A value that is not valid — on the command line or in the config file — is a usage
+            // error (64, EX_USAGE); ArgumentParser gives 64 for ValidationError and parse errors.
+            let code = error is ConfigError ? ExitCode.validationFailure : exitCode(for: error)
             if code == .success || error is CleanExit {
-                exit(withError: error)
+                // Help and --version, through the checked writer (a full disk or a closed pipe
+                // is an error, not a trap).
+                let text = fullMessage(for: error)
+                do {
+                    if !text.isEmpty { try StandardOutput.write(text + "\n") }
+                } catch {
+                    StandardError.write(Data("specviz: error: \(error)\n".utf8))
+                    Foundation.exit(1)
+                }
+                Foundation.exit(code.rawValue)
             }
-            let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            FileHandle.standardError.write(Data("specviz: error: \(text)\n".utf8))
+            let text = (message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)").escapingControlCharacters
+            StandardError.write(Data("specviz: error: \(text)\n".utf8))
             Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
         }
     }

@@ -130,7 +130,7 @@ struct TempoCommand: ParsableCommand {
                 out = "\(name): no steady beat detected\n"
             }
         }
-        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+        try StandardOutput.write(out)
     }
 }
 

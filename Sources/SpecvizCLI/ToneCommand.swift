@@ -76,8 +76,7 @@ struct ToneCommand: ParsableCommand {
         let score = try makeScore(reference: reference.hertz)
         let renderer = ToneRenderer(score: score.score, sampleRate: Double(rate), speakerVoicing: speaker)
         if let output {
-            if !overwrite && AtomicFile.exists(output) { throw CLIError("'\(output)' exists (use -y to overwrite)") }
-            try AtomicFile.checkReplaceable(output)
+            try AtomicFile.checkOutput(output, overwrite: overwrite)
             Termination.install()
             let writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, wavFloat: floatWAV, overwrite: overwrite)
             var block = [Float](repeating: 0, count: 4096)
@@ -114,7 +113,7 @@ struct ToneCommand: ParsableCommand {
         let system = try tuningSystem.system()
         var tuning: TuningPreset?
         if let p = preset {
-            guard !p.notes.isEmpty else { throw CLIError("preset '\(p.id)' has no strings to play") }
+            guard !p.notes.isEmpty else { throw ValidationError("preset '\(p.id)' has no strings to play") }
             tuning = p
         }
         var pitches: [(label: String, hertz: Double)] = []
@@ -125,7 +124,7 @@ struct ToneCommand: ParsableCommand {
         }
         let nyquistLimit = 0.45 * Double(rate)
         for p in pitches where !(p.hertz >= 10 && p.hertz <= nyquistLimit) {
-            throw CLIError("\(p.label) (\(String(format: "%.2f", p.hertz)) Hz) is outside 10–\(Int(nyquistLimit)) Hz at \(rate) Hz")
+            throw ValidationError("\(p.label) (\(String(format: "%.2f", p.hertz)) Hz) is outside 10–\(Int(nyquistLimit)) Hz at \(rate) Hz")
         }
         let frequencies = pitches.map(\.hertz)
         let list = pitches.map { "\($0.label) \(String(format: "%.3f", $0.hertz)) Hz" }.joined(separator: ", ")
@@ -134,7 +133,7 @@ struct ToneCommand: ParsableCommand {
             return (ToneScore.sequence(frequencies, noteDuration: each), "in turn, \(seconds(each)) each: \(list)")
         }
         if frequencies.count > ToneEngine.maxSounding && !quiet {
-            FileHandle.standardError.write(
+            StandardError.write(
                 "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
         }
         let held = duration ?? 4
@@ -151,12 +150,12 @@ struct ToneCommand: ParsableCommand {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.lowercased().hasSuffix("hz") {
             guard let f = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), f.isFinite, f > 0 else {
-                throw CLIError("'\(text)': not a frequency (write e.g. 440Hz)")
+                throw ValidationError("'\(text)': not a frequency (write e.g. 440Hz)")
             }
             return (String(format: "%gHz", f), f)
         }
         if let m = Int(t) {
-            guard (0...127).contains(m) else { throw CLIError("'\(text)': MIDI note numbers run 0–127") }
+            guard (0...127).contains(m) else { throw ValidationError("'\(text)': MIDI note numbers run 0–127") }
             let n = Note(midi: m)
             return (n.name(), system.frequency(of: system.sounding(n), reference: reference))
         }
@@ -166,17 +165,17 @@ struct ToneCommand: ParsableCommand {
         }
         if let preset, let pc = Note(name: t + "4")?.pitchClass {
             guard let n = preset.notes.first(where: { $0.pitchClass == pc }) else {
-                throw CLIError("'\(text)': preset '\(preset.id)' has no \(text) string")
+                throw ValidationError("'\(text)': preset '\(preset.id)' has no \(text) string")
             }
             return (n.name(), system.frequency(of: n, reference: reference))
         }
-        throw CLIError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)")
+        throw ValidationError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)")
     }
 
     private func seconds(_ frames: Int) -> String { seconds(Double(frames) / Double(rate)) }
     private func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
     private func say(_ line: String) {
-        if !quiet { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) }
+        if !quiet { StandardError.write((line + "\n").data(using: .utf8)!) }
     }
 }

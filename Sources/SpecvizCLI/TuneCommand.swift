@@ -72,13 +72,20 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         if csv && json { throw ValidationError("--csv and --json are alternatives: pick one") }
         if raw && !csv && !json { throw ValidationError("--raw goes with --csv or --json") }
+        if let report {
+            guard report.lowercased().hasSuffix(".png") || OutputTarget.formatName(report, fallback: "png") == "stream.png" else {
+                throw ValidationError("--report writes a PNG: give it a .png name")
+            }
+            try InputChecks.distinct(report, from: [input])
+        }
     }
 
     func run() throws {
         if let report {
-            guard report.lowercased().hasSuffix(".png") else { throw CLIError("--report writes a PNG: give it a .png name") }
-            if !overwrite && AtomicFile.exists(report) { throw CLIError("'\(report)' exists (use -y to overwrite)") }
-            try AtomicFile.checkWritable(report)
+            try AtomicFile.checkOutput(report, overwrite: overwrite)
+            // The analysis does not stop to look: on INT, TERM or HUP the chart's temporary (if
+            // it is being written) goes at once and the exit is 128 + the signal.
+            Termination.install(grace: 0)
         }
         let ref = reference.hertz
         let tuningPreset = preset
@@ -157,7 +164,7 @@ struct TuneCommand: ParsableCommand {
             let chart = IntonationChart(points: chartPoints, duration: tracker.time, title: name, subtitle: subtitle, flats: flats)
             try Self.draw(chart, to: report, overwrite: overwrite)
         }
-        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+        try StandardOutput.write(out)
     }
 
     /// Rasterises the chart (1600 px wide) and writes the PNG atomically.

@@ -20,6 +20,9 @@ struct TuningSystemOptions: ParsableArguments {
     @Option(help: "Cents added to single notes, e.g. \"E2:-2,B3:+1.5\" (a sweetened guitar tuning), −50…50 each.")
     var offsets: String?
 
+    /// The largest Scala file read (bytes): a 12-note scale takes a few hundred.
+    static let maxScalaBytes = 1 << 20
+
     /// The tuning system the options describe; `config` fills what the command line leaves out.
     func system(config: Config? = nil) throws -> TuningSystem {
         try TuningSystemOptions.make(
@@ -35,41 +38,40 @@ struct TuningSystemOptions: ParsableArguments {
         var s = TuningSystem()
         if let stretch {
             guard let st = TuningSystem.Stretch(parsing: stretch) else {
-                throw CLIError("--stretch '\(stretch)': use piano or cents per octave −50…50")
+                throw ValidationError("--stretch '\(stretch)': use piano or cents per octave −50…50")
             }
             s.stretch = st
         }
         if let offsets {
             guard let o = TuningSystem.offsets(parsing: offsets) else {
-                throw CLIError("--offsets '\(offsets)': use NOTE:CENTS pairs like E2:-2,B3:+1.5 (−50…50 cents)")
+                throw ValidationError("--offsets '\(offsets)': use NOTE:CENTS pairs like E2:-2,B3:+1.5 (−50…50 cents)")
             }
             s.offsets = o
         }
         if let transpose {
             guard let n = TuningSystem.transposition(transpose) else {
-                throw CLIError("--transpose '\(transpose)': use Bb, Eb, F, A, G, D, C or semitones −24…24")
+                throw ValidationError("--transpose '\(transpose)': use Bb, Eb, F, A, G, D, C or semitones −24…24")
             }
             s.transpose = n
         }
         if let tonic {
-            guard let pc = TuningSystem.tonic(tonic) else { throw CLIError("--tonic '\(tonic)': not a note name (C, F#, Eb …)") }
+            guard let pc = TuningSystem.tonic(tonic) else { throw ValidationError("--tonic '\(tonic)': not a note name (C, F#, Eb …)") }
             s.tonic = pc
         }
         if let temperament {
             if let t = Temperament.named(temperament) {
                 s.temperament = t
             } else if temperament.lowercased().hasSuffix(".scl") {
-                guard let data = FileManager.default.contents(atPath: temperament),
-                    let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
-                else {
-                    throw CLIError("--temperament \(temperament): cannot read the file")
+                let data = try InputChecks.readSmallFile(temperament, limit: Self.maxScalaBytes, what: "--temperament")
+                guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+                    throw ValidationError("--temperament \(temperament): not text")
                 }
                 do { s.temperament = try Temperament.parseScala(text, file: temperament) } catch {
-                    throw CLIError("--temperament \(error.description)")
+                    throw ValidationError("--temperament \(error.description)")
                 }
             } else {
                 let names = Temperament.builtIn.map(\.id).joined(separator: ", ")
-                throw CLIError("--temperament '\(temperament)': use \(names) or a FILE.scl")
+                throw ValidationError("--temperament '\(temperament)': use \(names) or a FILE.scl")
             }
         }
         return s

@@ -1,3 +1,5 @@
+import SpecvizCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -137,7 +139,8 @@ public struct Temperament: Equatable, Sendable {
         var count: Int?
         var pitches: [Double] = []
         var lastLine = 0
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break: LF, CRLF (one Character in Swift, so never equal to "\n") or CR.
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNo = i + 1
             var line = Substring(raw)
             if line.last == "\r" { line = line.dropLast() }
@@ -146,7 +149,7 @@ public struct Temperament: Equatable, Sendable {
             let token = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
             if count == nil {
                 guard let n = Int(token), n >= 0 else {
-                    throw ScalaError(file: file, line: lineNo, reason: "expected the note count, got '\(token)'")
+                    throw ScalaError(file: file, line: lineNo, reason: "expected the note count, got '\(shown(token))'")
                 }
                 guard n == 12 else {
                     throw ScalaError(file: file, line: lineNo, reason: "\(n) notes per octave: only 12-note scales are supported")
@@ -159,7 +162,7 @@ public struct Temperament: Equatable, Sendable {
                 throw ScalaError(file: file, line: lineNo, reason: "more pitches than the count (12)")
             }
             guard let c = scalaCents(token) else {
-                throw ScalaError(file: file, line: lineNo, reason: "'\(token)' is not a pitch (cents like 701.955, or a ratio like 3/2)")
+                throw ScalaError(file: file, line: lineNo, reason: "'\(shown(token))' is not a pitch (cents like 701.955, or a ratio like 3/2)")
             }
             pitches.append(c)
             lastLine = lineNo
@@ -180,6 +183,9 @@ public struct Temperament: Equatable, Sendable {
         return fromCents(name, [0] + pitches[0..<11])
     }
 
+    /// A token as quoted in a message: at most 40 characters.
+    static func shown(_ token: String) -> String { token.count > 40 ? token.prefix(40) + "…" : token }
+
     /// Cents of a Scala pitch token: `701.955`, `3/2` or `2`.
     static func scalaCents(_ token: String) -> Double? {
         if token.contains(".") {
@@ -199,7 +205,9 @@ public struct ScalaError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int
     public let reason: String
-    public var description: String { "\(file):\(line): \(reason)" }
+    /// Control characters in the file name or a quoted token are escaped (one line, nothing
+    /// for the terminal to act on).
+    public var description: String { "\(file):\(line): \(reason)".escapingControlCharacters }
 }
 
 /// How notes are named and targeted: a temperament on a tonic, and a transposition from

@@ -87,4 +87,29 @@ final class LoudnessMeterTests: XCTestCase {
         XCTAssertEqual(reading(channel: 4) - reading(channel: 0), 10 * log10(1.41), accuracy: 0.01)
         XCTAssertEqual(reading(channel: 3), -.infinity)
     }
+
+    /// Issue 36: whatever a block's loudness is — NaN, ±∞, huge, tiny — its histogram bin
+    /// is in range or none, and the gate's first bin is in 0…bins.
+    func testHistogramIndicesStayInRangeForAnyLoudness() {
+        let bins = LoudnessMeter.histogramBins
+        for l in [Double.nan, -.infinity, .infinity, -1e308, 1e308, -70, -69.999, 29.99, 30, 1e-300, -.ulpOfOne] {
+            if let b = LoudnessMeter.bin(ofLoudness: l) {
+                XCTAssertTrue((0..<bins).contains(b), "\(l) → \(b)")
+            } else {
+                XCTAssertFalse(l > -70, "\(l) has no bin")
+            }
+            XCTAssertTrue((0...bins).contains(LoudnessMeter.firstBin(atOrAbove: l)), "\(l)")
+        }
+        XCTAssertEqual(LoudnessMeter.bin(ofLoudness: .infinity), bins - 1)
+        XCTAssertEqual(LoudnessMeter.bin(ofLoudness: -22.995), 4700)
+        XCTAssertEqual(LoudnessMeter.firstBin(atOrAbove: .nan), bins)
+        // Blocks of non-finite and huge samples: measured or left out, never a trap.
+        for v: Float in [.nan, .infinity, -.infinity, 3e38, 1e-38] {
+            let meter = LoudnessMeter(sampleRate: 48000, channelCount: 1)
+            let x = [Float](repeating: v, count: 48000)
+            x.withUnsafeBufferPointer { meter.process($0.baseAddress!, frames: $0.count) }
+            if let i = meter.integrated { XCTAssertFalse(i.isNaN, "\(v)") }
+            _ = meter.momentary(at: 1)
+        }
+    }
 }

@@ -123,4 +123,25 @@ final class Layout2DTests: XCTestCase {
         XCTAssertEqual(Layout(width: 3840, height: 2160).fontSize, 2 * l.fontSize, accuracy: 0.01)
         XCTAssertGreaterThan(p.overlaySize, l.overlaySize)
     }
+
+    /// Issue 36: a title is fitted in one pass (the old loop removed a character per pass,
+    /// quadratic in the length): the same text as that loop for short titles, and a title of
+    /// a million characters is cut to what fits.
+    func testTitleFittingMatchesTheStepwiseCutAndIsLinear() {
+        func stepwise(_ s: String, size: Float, width: Float) -> String? {
+            var text = s
+            while text.count > 1 && Layout.estimatedWidth(text, size: size) > width { text = String(text.dropLast(2)) + "…" }
+            return text == s || text.count >= 5 ? text : nil
+        }
+        for n in [0, 1, 2, 5, 6, 17, 40, 120] {
+            let s = String((0..<n).map { Character(UnicodeScalar(97 + $0 % 26)!) })
+            for width: Float in [0, 10, 55, 62, 100, 333, 1000] {
+                XCTAssertEqual(Layout.fitted(s, size: 16, width: width), stepwise(s, size: 16, width: width), "\(n) chars in \(width)")
+            }
+        }
+        let huge = String(repeating: "é", count: 1_000_000)
+        let fitted = Layout.fitted(huge, size: 20, width: 600)
+        XCTAssertEqual(fitted?.count, Int(600 / (20 * Float(0.62))))
+        XCTAssertEqual(fitted?.last, "…")
+    }
 }

@@ -31,8 +31,12 @@ final class ReliabilityIOTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("No such file or directory"), "\(error)")
         }
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        XCTAssertThrowsError(try AtomicFile.checkReplaceable("/dev/full")) { error in
-            XCTAssertTrue("\(error)".contains("not a regular file"), "\(error)")
+        // A device is written in place (never replaced): /dev/full's error is the write's.
+        XCTAssertThrowsError(try AtomicFile.write([1], to: "/dev/full")) { error in
+            XCTAssertTrue("\(error)".contains("No space left on device"), "\(error)")
+        }
+        XCTAssertThrowsError(try AtomicFile.checkReplaceable("/")) { error in
+            XCTAssertTrue("\(error)".contains("folder"), "\(error)")
         }
     }
 

@@ -163,4 +163,21 @@ final class TemperamentTests: XCTestCase {
         XCTAssertEqual(error("! only comments\n"), "x.scl:1: no note count line")
         XCTAssertTrue(error("d\n12\n" + eleven + "\n2/1\n3/1\n").hasPrefix("x.scl:15: more pitches"))
     }
+
+    /// Issue 36: CRLF (and CR) line breaks read as LF; control characters in a quoted token
+    /// or the file name are escaped, and a long token is cut in the message.
+    func testScalaLineBreaksAndMessagesAreSafe() throws {
+        let lines = ["! crlf", "12-TET", "12"] + (1...11).map { String(format: "%.1f", Double($0) * 100) } + ["2/1"]
+        for breakText in ["\r\n", "\r", "\n"] {
+            let t = try Temperament.parseScala(lines.joined(separator: breakText) + breakText, file: "e.scl")
+            for k in 0..<12 { XCTAssertEqual(t.deviations[k], Temperament.equal.deviations[k], accuracy: 1e-9) }
+        }
+        func error(_ text: String, file: String = "x.scl") -> String {
+            do { _ = try Temperament.parseScala(text, file: file); return "parsed" } catch { return error.description }
+        }
+        XCTAssertEqual(error("d\r\n12\r\n100.0\r\n\u{1B}[2Jx\r\n"), "x.scl:4: '\\u{1B}[2Jx' is not a pitch (cents like 701.955, or a ratio like 3/2)")
+        XCTAssertEqual(error("d\ntwelve\n", file: "a\u{7}b.scl"), "a\\u{7}b.scl:2: expected the note count, got 'twelve'")
+        let long = error("d\n12\n" + String(repeating: "9", count: 100_000) + "x\n")
+        XCTAssertTrue(long.count < 200 && long.contains("…"), long)
+    }
 }

@@ -41,7 +41,7 @@ public final class LoudnessMeter {
     private let highPass: Biquad
 
     /// Histogram of gating-block loudness from −70 to +30 LUFS in 0.01 LU bins.
-    private static let histogramFloor = -70.0, histogramStep = 0.01, histogramBins = 10_000
+    static let histogramFloor = -70.0, histogramStep = 0.01, histogramBins = 10_000
     private let binCount = OwnedBuffer<Int>(zeroed: LoudnessMeter.histogramBins)
     private let binEnergy = OwnedBuffer<Double>(zeroed: LoudnessMeter.histogramBins)
     private var gatedBlocks = 0
@@ -112,9 +112,8 @@ public final class LoudnessMeter {
         subBlockSum = 0
         // The 400 ms gating block that ends here.
         guard completedSubBlocks >= 4, let z = mean(of: 4, endingAt: completedSubBlocks) else { return }
-        let l = Self.loudness(z)
-        guard l > Self.histogramFloor else { return }
-        let bin = min(Self.histogramBins - 1, Int((l - Self.histogramFloor) / Self.histogramStep))
+        // A block whose energy is not a finite number cannot be measured: it is left out.
+        guard z.isFinite, let bin = Self.bin(ofLoudness: Self.loudness(z)) else { return }
         binCount[bin] += 1
         binEnergy[bin] += z
         gatedBlocks += 1
@@ -128,6 +127,25 @@ public final class LoudnessMeter {
         var sum = 0.0
         for j in (end - n)..<end { sum += subBlocks[j % Self.history] }
         return sum / Double(n)
+    }
+
+    /// The histogram bin of a block's loudness: nil below the absolute gate or for NaN, the
+    /// top bin for anything above its range (+∞ included). Every index it gives is in range
+    /// whatever `l` is (issue 36).
+    static func bin(ofLoudness l: Double) -> Int? {
+        guard l > histogramFloor else { return nil }
+        let x = (l - histogramFloor) / histogramStep
+        guard x < Double(histogramBins - 1) else { return histogramBins - 1 }
+        return Int(x)
+    }
+
+    /// The first bin whose lower edge is at or above `gate`, from 0 to `histogramBins`
+    /// (none), whatever `gate` is (NaN: none).
+    static func firstBin(atOrAbove gate: Double) -> Int {
+        guard !gate.isNaN else { return histogramBins }
+        let x = ((gate - histogramFloor) / histogramStep).rounded(.up)
+        if x <= 0 { return 0 }
+        return x >= Double(histogramBins) ? histogramBins : Int(x)
     }
 
     /// LUFS of a weighted mean-square energy (−∞ for silence).
@@ -153,8 +171,7 @@ public final class LoudnessMeter {
         var count = 0, energy = 0.0
         // Bins whose lower edge is at or above the gate (the bin holding the gate is
         // decided by its edge: at most 0.01 LU off).
-        let first = max(0, Int(((relativeGate - Self.histogramFloor) / Self.histogramStep).rounded(.up)))
-        for b in first..<Self.histogramBins where binCount[b] > 0 {
+        for b in Self.firstBin(atOrAbove: relativeGate)..<Self.histogramBins where binCount[b] > 0 {
             count += binCount[b]
             energy += binEnergy[b]
         }

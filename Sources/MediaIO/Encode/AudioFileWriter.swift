@@ -48,8 +48,8 @@ public final class AudioFileWriter {
         self.overwrite = overwrite
         self.sampleRate = sampleRate
         self.channels = channels
-        let slash = path.lastIndex(of: "/")
-        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let named = OutputTarget.formatName(path, fallback: "wav")
+        let base = named.lastIndex(of: "/").map { String(named[named.index(after: $0)...]) } ?? named
         tempPath = AtomicFile.temporaryPath(for: path)
         let ext = base.lastIndex(of: ".").map { base[base.index(after: $0)...].lowercased() } ?? ""
         guard let oformat = av_guess_format(nil, base, nil) else {

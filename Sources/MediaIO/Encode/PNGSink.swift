@@ -30,7 +30,8 @@ public final class PNGSequenceSink: FrameSink {
         self.overwrite = overwrite
         self.removesLaterFrames = removesLaterFrames
         try AtomicFile.checkWritable(PNGSequenceSink.path(pattern, 0))
-        folder = dir + "/.specviz-\(getpid())-frames"
+        let name = String(pattern[(slash.map { pattern.index(after: $0) } ?? pattern.startIndex)...])
+        folder = StaleTemporaries.folder(in: dir + "/", for: name)
     }
 
     /// True for `name%05d.png`, `%d`, `%3d` …

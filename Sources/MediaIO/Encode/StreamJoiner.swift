@@ -107,7 +107,7 @@ public enum StreamJoiner {
 
         let temp = AtomicFile.temporaryPath(for: path)
         var oc: UnsafeMutablePointer<AVFormatContext>? = nil
-        guard avformat_alloc_output_context2(&oc, nil, nil, temp) >= 0, let out = oc else {
+        guard avformat_alloc_output_context2(&oc, nil, nil, OutputTarget.formatName(temp, fallback: "mkv")) >= 0, let out = oc else {
             throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov)", path: path)
         }
         var audioEncoder: AudioTrackEncoder?

@@ -106,7 +106,7 @@ public final class VideoEncoder: FrameSink {
 
     private func open() throws {
         var oc: UnsafeMutablePointer<AVFormatContext>? = nil
-        let r = avformat_alloc_output_context2(&oc, nil, nil, temp)
+        let r = avformat_alloc_output_context2(&oc, nil, nil, OutputTarget.formatName(temp, fallback: "mkv"))
         guard r >= 0, let oc else {
             throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov, .webm, .gif)", path: path)
         }
