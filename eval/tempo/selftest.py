@@ -87,21 +87,27 @@ def main():
             per, timing = score.score_beat_system(d, manifest)
             checks.append(("beats_" + mode, score.summarize_beats(per, timing)))
         s = dict(checks)
+        # what this manifest holds: the public set has 4 no-tempo tracks and quiet intros; another
+        # corpus (e.g. --set ext) may have fewer of either, and rubato, which the oracle timeline
+        # (sampled every 0.25 s) follows less closely than a constant tempo
+        n_nt = sum(r["no_tempo"] for r in manifest)
+        intro_ok = (lambda x, v: x == v) if any(r["beat_start"] > 0.5 for r in manifest) else (lambda x, v: x is None)
+        lock_min = 99.5 if not any(r.get("drift", "").startswith("rubato") for r in manifest) else 98.0
         b = lambda mode, k: s["beats_" + mode][k]
         tests = [
             ("oracle perfect", s["oracle"]["acc1"] == 100 and s["oracle"]["pm2"] == 100
-             and s["oracle"]["notempo_silent"].startswith("4/")
-             and s["oracle"]["lock_frac"] > 99.5 and s["oracle"]["never_locked"] == 0
-             and s["oracle"]["intro_false_display"] == 0 and s["oracle"]["notempo_false_display"] == 0),
+             and s["oracle"]["notempo_silent"] == f"{n_nt}/{n_nt}"
+             and s["oracle"]["lock_frac"] > lock_min and s["oracle"]["never_locked"] == 0
+             and intro_ok(s["oracle"]["intro_false_display"], 0) and s["oracle"]["notempo_false_display"] == 0),
             ("oracle_x2 octave", s["oracle_x2"]["acc2"] == 100 and s["oracle_x2"]["acc1"] < 10
              and s["oracle_x2"]["pm2"] > 50),
             ("const120 false display", s["const120"]["notempo_false_display"] == 100
-             and s["const120"]["intro_false_display"] == 100 and s["const120"]["notempo_silent"].startswith("0/")),
+             and intro_ok(s["const120"]["intro_false_display"], 100) and s["const120"]["notempo_silent"].startswith("0/")),
             ("beats oracle perfect", all(b("oracle", k) == 1 for k in ("f", "f_trim", "cmlt", "amlt", "db_f"))
              and b("oracle", "notempo_beats") == 0 and b("oracle", "n_missing") == 0),
             ("beats off-beat and double: AMLt only", b("offbeat", "f") == 0 and b("offbeat", "cmlt") == 0
              and b("offbeat", "amlt") > 0.99 and b("double", "cmlt") == 0 and b("double", "amlt") > 0.99
-             and 0.6 < b("double", "f") < 0.7 and b("double", "notempo_beats") > 200 and "db_f" not in s["beats_double"]),
+             and 0.6 < b("double", "f") < 0.7 and b("double", "notempo_beats") > 50 * n_nt and "db_f" not in s["beats_double"]),
         ]
         for name, ok in tests:
             print(("PASS " if ok else "FAIL ") + name)
