@@ -8,6 +8,8 @@
   summarize.py line SET NAME RESULTS CAUSAL_RESULTS MANIFEST
       prints ONE line of aggregate figures from score.py (nothing per track), e.g.
       `val base: beatF 0.905 | downbeatF 0.876 | causalF 0.879 | ±2BPM 96.6% | Acc1 93.2% | ...`
+      ending with how many of issue 37's six bars (beat F >= 0.96, downbeat F >= 0.90, causal F >= 0.90,
+      ±2 BPM >= 98 %, Acc1 >= 95 %, no beats on beat-less tracks) the run meets on this set.
 Standard library only; imports score.py from this folder.
 """
 import json
@@ -60,12 +62,16 @@ def line(set_name, name, results, causal, manifest):
     modes = (tim or {}).get("cpu_by_mode", {})
     audio = (tim or {}).get("audio_s", 0.0)
     speed = " ".join(f"{k} {audio / v:.0f}x" for k, v in modes.items() if v > 0)
+    bars = (("beatF", b["f"], 0.96), ("downbeatF", b.get("db_f"), 0.90), ("causalF", c["f"], 0.90),
+            ("±2BPM", s["pm2"], 98.0), ("Acc1", s["acc1"], 95.0))
+    miss = [k for k, v, lo in bars if v is None or not v >= lo] + ([] if nt == 0 else ["beat-less"])
     print(f"{set_name} {name}: beatF {f3(b['f'])} | downbeatF {f3(b.get('db_f'))} | causalF {f3(c['f'])} | "
           f"±2BPM {pc(s['pm2'])} | Acc1 {pc(s['acc1'])} | Acc2 {pc(s['acc2'])} | "
           f"CMLt {f3(b['cmlt'])} AMLt {f3(b['amlt'])} | beats on beat-less {'-' if nt is None else nt} | "
           f"no-tempo silent {s['notempo_silent']} | display lock {pc(s.get('lock_frac'))} | "
           f"n {b['n']}+{len(b['notempo_each'])} missing {b['n_missing']}/{c['n_missing']} | "
-          f"x real time (audio/CPU) {speed or '-'} | wall {(tim or {}).get('run_wall_s', '-')} s")
+          f"x real time (audio/CPU) {speed or '-'} | wall {(tim or {}).get('run_wall_s', '-')} s | "
+          f"issue-37 bars met {6 - len(miss)}/6" + (f" (short: {', '.join(miss)})" if miss else ""))
 
 
 def main():
