@@ -123,10 +123,14 @@ final class ReliabilityCLITests: XCTestCase {
 
     // MARK: 3. Signals.
 
-    /// Starts `args`, waits for it to be under way, sends `sig`, and returns the exit status.
-    func interrupt(_ args: [String], with sig: Int32, after seconds: Double = 1.5) throws -> Int32 {
+    /// Starts `args`, waits until it is writing (a hidden temporary appears in one of
+    /// `watching`, polled for at most 20 s), sends `sig`, and returns the exit status.
+    func interrupt(_ args: [String], with sig: Int32, watching: [String]) throws -> Int32 {
         let p = try CLI.start(args)
-        Thread.sleep(forTimeInterval: seconds)
+        let deadline = Date() + 20
+        func writing() -> Bool { watching.contains { CLI.files($0).contains { $0.hasPrefix(".") } } }
+        while !writing() && p.isRunning && Date() < deadline { usleep(5_000) }
+        XCTAssertTrue(writing(), "a temporary appeared before the signal: \(args)")
         XCTAssertTrue(p.isRunning, "still running when signalled: \(args)")
         kill(p.processIdentifier, sig)
         p.waitUntilExit()
@@ -140,12 +144,12 @@ final class ReliabilityCLITests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir + "/seq", withIntermediateDirectories: true)
         let render = ["render", dir + "/long.wav", "--size", "320x180", "--fps", "30", "--mode", "surface+", "--quiet"]
         for (sig, code) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)] {
-            XCTAssertEqual(try interrupt(render + ["-o", dir + "/o.mp4"], with: sig), code)
+            XCTAssertEqual(try interrupt(render + ["-o", dir + "/o.mp4"], with: sig, watching: [dir]), code)
             XCTAssertEqual(CLI.files(dir), ["long.wav", "seq"], "signal \(sig)")
-            XCTAssertEqual(try interrupt(render + ["-o", dir + "/seq/%05d.png"], with: sig), code)
+            XCTAssertEqual(try interrupt(render + ["-o", dir + "/seq/%05d.png"], with: sig, watching: [dir, dir + "/seq"]), code)
             XCTAssertEqual(CLI.files(dir + "/seq"), [], "signal \(sig)")
             XCTAssertEqual(CLI.files(dir), ["long.wav", "seq"])
-            XCTAssertEqual(try interrupt(["tone", "A4", "--duration", "3600", "-o", dir + "/t.flac"], with: sig, after: 0.7), code)
+            XCTAssertEqual(try interrupt(["tone", "A4", "--duration", "3600", "-o", dir + "/t.flac"], with: sig, watching: [dir]), code)
             XCTAssertEqual(CLI.files(dir), ["long.wav", "seq"], "tone, signal \(sig)")
         }
     }
@@ -165,7 +169,7 @@ final class ReliabilityCLITests: XCTestCase {
             [
                 "render", dir + "/long.wav", "--size", "320x180", "--fps", "30", "--mode", "surface+",
                 "-o", pattern, "-y", "--quiet",
-            ], with: SIGTERM, after: 2)
+            ], with: SIGTERM, watching: [dir, dir + "/seq"])
         XCTAssertEqual(status, 143)
         XCTAssertEqual(CLI.files(dir + "/seq"), old, "the old sequence is untouched")
         XCTAssertEqual(try old.map { try Data(contentsOf: URL(fileURLWithPath: dir + "/seq/" + $0)) }, oldBytes)

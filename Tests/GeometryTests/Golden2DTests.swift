@@ -72,7 +72,8 @@ final class Golden2DTests: XCTestCase {
 }
 
 /// Full-size frames of every 2D mode at every size people render, with both overlays and
-/// a title, written to $SPECVIZ_2D_PREVIEW (for looking at; skipped when unset).
+/// a title, written to $SPECVIZ_2D_PREVIEW (for looking at; skipped when unset). Each
+/// written file must read back as the frame drawn, and each frame must show something.
 final class Preview2DTests: XCTestCase {
     func testWritePreviewsWhenAsked() throws {
         guard let dir = ProcessInfo.processInfo.environment["SPECVIZ_2D_PREVIEW"] else { throw XCTSkip("SPECVIZ_2D_PREVIEW unset") }
@@ -83,7 +84,13 @@ final class Preview2DTests: XCTestCase {
                     Modes2D.scene(
                         mode, state: state, layout: Layout(width: w, height: h),
                         title: "specviz — demo"))
-                try PNGFile.write(picture, to: "\(dir)/\(mode.rawValue)-\(w)x\(h).png")
+                let file = "\(dir)/\(mode.rawValue)-\(w)x\(h).png"
+                try PNGFile.write(picture, to: file)
+                XCTAssertTrue(try PNGFile.read(file).pixels == picture.pixels, "\(file) reads back as drawn")
+                // At least 1% lit (a wide frame leaves the circular mode's sides empty).
+                var lit = 0
+                for y in 0..<h { for x in 0..<w where Modes2D.brightness(picture, x, y) > 60 { lit += 1 } }
+                XCTAssertGreaterThan(Double(lit) / Double(w * h), 0.01, "\(mode.rawValue) \(w)x\(h) shows something")
             }
         }
     }
