@@ -13,12 +13,14 @@ public enum TemporaryFiles {
     public static func remove(_ path: String) { paths.update { _ = $0.remove(path) } }
 
     /// Removes every registered temporary (a folder with its files). Ignores errors.
+    /// The files go while the lock is held: a second caller on another thread (the signal
+    /// watchdog, a failed progress write, the main path) waits until they are gone before
+    /// it can exit the process, so no temporary is left behind half-way through the list.
     public static func removeAll() {
-        var list: Set<String> = []
         paths.update {
-            list = $0; $0.removeAll()
+            for p in $0 { removeTree(p) }
+            $0.removeAll()
         }
-        for p in list { removeTree(p) }
     }
 
     /// Removes a file, or a folder and the files in it (one level: our temporaries).
