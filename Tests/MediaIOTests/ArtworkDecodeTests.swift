@@ -9,12 +9,9 @@ import XCTest
 final class ArtworkDecodeTests: XCTestCase {
     var dir = ""
 
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "/specviz-art-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { dir = try ScratchFolder.make("art") }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
+    override func tearDown() { ScratchFolder.remove(dir) }
 
     /// Four quadrants (red, green, blue, half-transparent white), 64×48.
     func quadrants() -> PixelBuffer {

@@ -8,12 +8,9 @@ import XCTest
 final class DecodedLengthTests: XCTestCase {
     var dir = ""
 
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "/specviz-length-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { dir = try ScratchFolder.make("length") }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
+    override func tearDown() { ScratchFolder.remove(dir) }
 
     /// Every mono sample of `path`, and the decoder that read them.
     func decode(_ path: String) throws -> ([Float], AudioDecoder) {

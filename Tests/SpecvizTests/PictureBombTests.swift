@@ -11,12 +11,9 @@ import XCTest
 final class PictureBombTests: XCTestCase {
     var dir = ""
 
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "/specviz-bomb-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { dir = try ScratchFolder.make("bomb") }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
+    override func tearDown() { ScratchFolder.remove(dir) }
 
     func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))) }
 
