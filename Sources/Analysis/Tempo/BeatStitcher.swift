@@ -1,7 +1,7 @@
 /// Joins the beat analyses of overlapping blocks of one input into one analysis
 /// (`BlockBeatAnalyzer`): whatever model made each block's beats, the seams are cut where
 /// the two blocks agree, tempo segments of the same tempo are joined across a seam, and the
-/// bar positions are counted on through the seams.
+/// bar positions are counted on through the seams, in the metre and phase of most beats.
 struct BeatStitcher {
     /// Two beats closer than this (s) are one beat (the ±70 ms of the beat-tracking F-measure).
     static let sameBeat = 0.07
@@ -13,11 +13,13 @@ struct BeatStitcher {
     private(set) var segments: [TempoSegment] = []
     /// Whether any block was added.
     private(set) var isEmpty = true
-    /// The block with the most beats: the metre, level and compound reading come from it,
-    /// and `anchor`, the index in `beats` of one of its downbeats, sets the bar phase.
     /// The tempo (BPM) of the last segment so far and its block's metrical level factor.
     private(set) var lastLevel: (bpm: Double, factor: Double)?
-    private var best: (count: Int, perBar: Int?, levelFactor: Double, compound: Bool, anchor: Int?)?
+    /// The block with the most beats: the level and compound reading come from it.
+    private var best: (count: Int, levelFactor: Double, compound: Bool)?
+    /// Beats of the blocks per (beats per bar, bar phase of index 0 in `beats`): the metre
+    /// and the bar phase are those most beats were given.
+    private var bars: [Int: [Int: Int]] = [:]
 
     /// Adds the analysis of the next block, whose times count from `offset` (s). The blocks
     /// overlap over `offset ..< overlapEnd` (the end of the previous block).
@@ -32,11 +34,11 @@ struct BeatStitcher {
         if first < new.count { beats.append(contentsOf: new[first...]) }
         join(block.segments.map { TempoSegment(start: $0.start + offset, end: $0.end + offset, bpm: $0.bpm) }, at: cut.time)
         if let last = block.segments.last { lastLevel = (last.bpm, block.levelFactor) }
-        if block.beats.count > best?.count ?? 0 {
-            // Any downbeat of the block fixes the phase of its kept beats: index `j` of the
-            // block is `base + j` here, whether or not beat `j` was kept.
-            let anchor = block.beats.firstIndex { $0.position == 1 }.map { base + $0 }
-            best = (block.beats.count, block.beatsPerBar, block.levelFactor, block.compound, anchor)
+        if block.beats.count > best?.count ?? 0 { best = (block.beats.count, block.levelFactor, block.compound) }
+        // Any downbeat of the block gives the phase of its kept beats: index `j` of the
+        // block is `base + j` here, whether or not beat `j` was kept.
+        if let n = block.beatsPerBar, let j = block.beats.firstIndex(where: { $0.position == 1 }) {
+            bars[n, default: [:]][((base + j) % n + n) % n, default: 0] += block.beats.count
         }
     }
 
@@ -84,7 +86,8 @@ struct BeatStitcher {
     }
 
     /// The joined analysis, with `updates` as its display timeline: the bars are numbered on
-    /// from the anchor block's phase through every seam.
+    /// through every seam in the metre and phase that most beats were given (ties: more
+    /// beats per bar, the earlier phase).
     func result(updates: [TempoUpdate]) -> BeatAnalysis {
         var out = BeatAnalysis(updates: updates)
         out.segments = segments
@@ -92,10 +95,14 @@ struct BeatStitcher {
         guard let best else { return out }
         out.levelFactor = best.levelFactor
         out.compound = best.compound
-        out.beatsPerBar = best.perBar
+        let metre = bars.max { a, b in
+            (a.value.values.reduce(0, +), a.key) < (b.value.values.reduce(0, +), b.key)
+        }
+        let phase = metre?.value.max { a, b in (a.value, b.key) < (b.value, a.key) }?.key
+        out.beatsPerBar = metre?.key
         for k in out.beats.indices {
-            if let n = out.beatsPerBar, let anchor = best.anchor {
-                out.beats[k].position = ((k - anchor) % n + n) % n + 1
+            if let n = metre?.key, let phase {
+                out.beats[k].position = ((k - phase) % n + n) % n + 1
             } else {
                 out.beats[k].position = nil
             }

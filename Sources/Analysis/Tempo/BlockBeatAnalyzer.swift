@@ -41,9 +41,16 @@ public final class BlockBeatAnalyzer {
         self.sampleRate = sampleRate
         self.range = range
         tracksBeats = beats
-        blockLength = Int((blockSeconds * Double(sampleRate)).rounded())
-        stride = blockLength - Int((overlapSeconds * Double(sampleRate)).rounded())
         let first = BeatAnalyzer(sampleRate: sampleRate, beats: beats)
+        // Blocks start on a multiple of every hop, so that their frames are the frames of one
+        // analysis of the whole input.
+        let grid = [first.hop, ChromaStream(sampleRate: sampleRate).size].reduce(first.tracker.hop) { a, b in
+            var (x, y) = (a, b)
+            while y != 0 { (x, y) = (y, x % y) }
+            return a / x * b
+        }
+        blockLength = Int((blockSeconds * Double(sampleRate)).rounded())
+        stride = max(grid, (blockLength - Int((overlapSeconds * Double(sampleRate)).rounded())) / grid * grid)
         tracker = first.tracker
         blocks = [(0, first)]
         nextStart = beats ? stride : Int.max
