@@ -1,8 +1,9 @@
 #!/bin/sh
 # Peak memory (max RSS, from /usr/bin/time -v) of analyze, tempo, tune, join and render on
 # picture bombs and damaged inputs, beside the same commands on a plain input (issue 36).
-# Not a test: it prints a table. Targets: analyze/tempo/tune/join <= 250 MB on any input;
-# a render <= 1.5x the same render (same size and mode) of a plain input.
+# Not a test: it prints a table. Targets: analyze/tempo/tune/join <= 250 MB on any input
+# (tempo <= 100 MB on 8 hours of sound); a render <= 1.5x the same render (same size and
+# mode) of a plain input.
 #
 #   sh scripts/bench-memory.sh [path/to/specviz] [work dir]
 set -u
@@ -82,3 +83,15 @@ for p in tall.png wide.png deep16.png cover3000.jpg deep16-big.png too-tall.png 
 done
 for k in 1 2; do $R "$DIR/pictures.mp3" --no-cover --segment $k/2 -o "$DIR/part$k.mp4" 2>/dev/null; done
 peak "join 2 parts --audio pictures.mp3" "$BIN" join "$DIR/part1.mp4" "$DIR/part2.mp4" --audio "$DIR/pictures.mp3" -o "$DIR/j.mp4" -y --quiet
+
+# tempo on long inputs: its memory is constant in the length (target: 8 hours within 100 MB).
+# TEMPO_HOURS lists the lengths (default 1; e.g. TEMPO_HOURS="1 2 8" with a release build).
+# The bundled demo, looped and piped in as WAV: no large file on disk.
+DEMO="$(dirname "$0")/../examples/demo.ogg"
+for h in ${TEMPO_HOURS:-1}; do
+    $FF -stream_loop -1 -i "$DEMO" -t $((h * 3600)) -ac 1 -f wav - |
+        /usr/bin/time -v "$BIN" tempo --json - >/dev/null 2>"$DIR/time.txt"
+    kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$DIR/time.txt")
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$DIR/time.txt")
+    printf '%-44s %7.1f MB  %s\n' "tempo --json, $h h of the demo (stdin)" "$(echo "$kb / 1024" | bc -l)" "$wall"
+done

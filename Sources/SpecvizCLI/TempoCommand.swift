@@ -73,64 +73,75 @@ struct TempoCommand: ParsableCommand {
 
     func run() throws {
         // The display timeline alone (--csv) needs only the causal tracker.
-        let analyzer = try BeatAnalyzer.run(path: input, allowPlaylists: allowPlaylists, beats: !csv, channels: channelOption.channels)
-        var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish(range: range.flatMap(TempoCommand.parseRange))
+        let analyzer = try BlockBeatAnalyzer.run(
+            path: input, allowPlaylists: allowPlaylists, beats: !csv, range: range.flatMap(TempoCommand.parseRange),
+            channels: channelOption.channels)
+        var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish()
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
-        let updates = analysis.updates
-        let summary = TempoSummary(updates: updates, duration: analyzer.tracker.time)
-        var out = ""
+        let summary = TempoSummary(updates: analysis.updates, duration: analyzer.tracker.time)
+        // Row by row: an output of hours is never one string in memory.
+        var out = BufferedOutput()
         if beats {
-            out = "time_s,position\n"
-            for b in analysis.beats {
-                out += String(format: "%.4f,", b.time) + (b.position.map { String($0) } ?? "") + "\n"
-            }
+            try out.write("time_s,position\n")
+            for b in analysis.beats { try out.write(String(format: "%.4f,", b.time) + (b.position.map { String($0) } ?? "") + "\n") }
         } else if csv {
-            out = raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness\n" : "time_s,bpm,confidence\n"
-            for u in updates {
-                if raw {
-                    let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
-                    out +=
-                        String(format: "%.4f,", u.time) + bpm
-                        + String(
-                            format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0,
-                            u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0)
-                } else {
-                    let bpm = shown(u).map { String(format: "%.2f", $0) } ?? ""
-                    out += String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0)
-                }
-            }
+            try writeCSV(analysis.updates, to: &out)
         } else if json {
-            var rows: [String] = []
-            rows.reserveCapacity(updates.count)
-            for u in updates {
-                let bpm = shown(u).map { String(format: "%.2f", $0) } ?? "null"
-                rows.append(String(format: "[%.4f, ", u.time) + bpm + String(format: ", %.3f]", u.display?.confidence ?? 0))
-            }
-            let bpm = analysis.bpm.map { String(format: "%.2f", $0) } ?? "null"
-            let meter = analysis.meter.map { "\"\($0)\"" } ?? "null"
-            let segments = analysis.segments.map {
-                String(format: "{\"start\": %.3f, \"end\": %.3f, \"bpm\": %.2f}", $0.start, $0.end, $0.bpm)
-            }
-            let beatRows = analysis.beats.map { String(format: "[%.4f, ", $0.time) + ($0.position.map { String($0) } ?? "null") + "]" }
-            out =
-                "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
-                + "\"meter\": \(meter), \"segments\": [" + segments.joined(separator: ", ") + "], "
-                + "\"beats\": [" + beatRows.joined(separator: ", ") + "], "
-                + "\"timeline\": [" + rows.joined(separator: ", ") + "]}\n"
+            try writeJSON(analysis, summary: summary, to: &out)
         } else {
             let name = (input as NSString).lastPathComponent
             if let first = analysis.segments.first {
                 var line = String(format: "%.1f BPM", first.bpm)
                 for s in analysis.segments.dropFirst() { line += String(format: ", then %.1f from %.1f s", s.bpm, s.start) }
                 if let meter = analysis.meter { line += " in \(meter)" }
-                out = String(
-                    format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
-                    name, line, summary.confidence * 100, summary.shownFraction * 100)
+                try out.write(
+                    String(
+                        format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
+                        name, line, summary.confidence * 100, summary.shownFraction * 100))
             } else {
-                out = "\(name): no steady beat detected\n"
+                try out.write("\(name): no steady beat detected\n")
             }
         }
-        try StandardOutput.write(out)
+        try out.flush()
+    }
+
+    /// `--csv`: the display timeline (with `--raw`, the detector's readings), a row per update.
+    private func writeCSV(_ updates: [TempoUpdate], to out: inout BufferedOutput) throws {
+        try out.write(raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness\n" : "time_s,bpm,confidence\n")
+        for u in updates {
+            if raw {
+                let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
+                try out.write(
+                    String(format: "%.4f,", u.time) + bpm
+                        + String(
+                            format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0,
+                            u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0))
+            } else {
+                let bpm = shown(u).map { String(format: "%.2f", $0) } ?? ""
+                try out.write(String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0))
+            }
+        }
+    }
+
+    /// `--json`: the estimate, the segments, the beats and the display timeline.
+    private func writeJSON(_ analysis: BeatAnalysis, summary: TempoSummary, to out: inout BufferedOutput) throws {
+        let bpm = analysis.bpm.map { String(format: "%.2f", $0) } ?? "null"
+        let meter = analysis.meter.map { "\"\($0)\"" } ?? "null"
+        let segments = analysis.segments.map {
+            String(format: "{\"start\": %.3f, \"end\": %.3f, \"bpm\": %.2f}", $0.start, $0.end, $0.bpm)
+        }
+        try out.write(
+            "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
+                + "\"meter\": \(meter), \"segments\": [" + segments.joined(separator: ", ") + "], \"beats\": [")
+        for (k, b) in analysis.beats.enumerated() {
+            try out.write((k > 0 ? ", " : "") + String(format: "[%.4f, ", b.time) + (b.position.map { String($0) } ?? "null") + "]")
+        }
+        try out.write("], \"timeline\": [")
+        for (k, u) in analysis.updates.enumerated() {
+            let bpm = shown(u).map { String(format: "%.2f", $0) } ?? "null"
+            try out.write((k > 0 ? ", " : "") + String(format: "[%.4f, ", u.time) + bpm + String(format: ", %.3f]", u.display?.confidence ?? 0))
+        }
+        try out.write("]}\n")
     }
 }
 
@@ -168,22 +179,25 @@ struct TempoSummary {
     }
 }
 
-extension BeatAnalyzer {
+extension BlockBeatAnalyzer {
     /// A beat analyzer that has heard the whole of the file at `path` (decoded to mono).
     /// `beats: false`: the causal tracker only (its updates; no beats from `finish`).
     /// The input is opened like every input (`InputChecks.openDecoder`: local files only).
     static func run(
         path: String, allowPlaylists: Bool = false, quiet: Bool = false, beats: Bool = true,
-        channels: ChannelChoice = .mix
-    ) throws -> BeatAnalyzer {
+        range: ClosedRange<Double>? = nil, channels: ChannelChoice = .mix
+    ) throws -> BlockBeatAnalyzer {
         let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet, channels: channels)
-        let analyzer = BeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats)
+        let analyzer = BlockBeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats, range: range)
         try decoder.forEachMonoChunk { analyzer.process($0) }
         return analyzer
     }
+}
 
-    /// The offline beat analysis of the file at `path` (render's look-ahead pre-pass).
+extension BeatAnalyzer {
+    /// The offline beat analysis of the file at `path` (render's look-ahead pre-pass), in
+    /// blocks for a long file (`BlockBeatAnalyzer`).
     static func analyse(path: String, allowPlaylists: Bool = false, channels: ChannelChoice = .mix) throws -> BeatAnalysis {
-        try run(path: path, allowPlaylists: allowPlaylists, quiet: true, channels: channels).finish()
+        try BlockBeatAnalyzer.run(path: path, allowPlaylists: allowPlaylists, quiet: true, channels: channels).finish()
     }
 }
