@@ -147,25 +147,8 @@ struct RenderCommand: ParsableCommand {
         try Termination.check()
 
         if isPNG && !isSequence {
-            // A stereo still reads both channels through a tee (no sound track is kept).
-            let stillTee = stereo ? AudioTee(decoder: decoder) : nil
-            let job = RenderJob(
-                source: stillTee?.analysis ?? decoder, right: stillTee?.rightAnalysis(), settings: settings, glyphs: glyphs,
-                from: start, to: end)
-            try attachBeats(to: job, settings: settings)
-            job.cancelled = { Termination.isSet }
-            let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
-            if let d = decoder.duration, time > d + 1e-6 {
-                throw ValidationError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
-            }
-            let picture = try job.still(at: time)
-            try Termination.check()
-            if let dumpFrame {
-                try AtomicFile.checkOutput(dumpFrame, overwrite: overwrite)
-                try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
-            }
-            try PNGFile.write(picture, to: output, overwrite: overwrite)
-            return
+            return try writeStill(
+                decoder: decoder, stereo: stereo, settings: settings, glyphs: glyphs, start: start, end: end, to: output)
         }
         if at != nil { throw ValidationError("--at makes a single PNG still: use -o NAME.png") }
         // One read of the input feeds the analysis and the sound of the video.
@@ -173,26 +156,8 @@ struct RenderCommand: ParsableCommand {
         let right = stereo ? tee.rightAnalysis() : nil
         let job = RenderJob(source: tee.analysis, right: right, settings: settings, glyphs: glyphs, from: start, to: end)
         try attachBeats(to: job, settings: settings)
-        let sink: FrameSink
-        if isSequence {
-            // A segment writes its frames only; the frames past it belong to the other segments.
-            sink = numberedForSegment(
-                try PNGSequenceSink(
-                    pattern: output, overwrite: overwrite,
-                    removesLaterFrames: segment == nil), fps: settings.fps)
-        } else {
-            var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
-            options.audio = tee.track(from: start)
-            options.audioName = input
-            options.audioDuration = end.map { $0 - start }
-            options.preset = x264Preset
-            options.crf = crf
-            options.threads = batch.x264Threads
-            options.overwrite = overwrite
-            options.segmentStamp = stamp
-            options.alpha = settings.transparent
-            sink = try VideoEncoder(path: output, options: options)
-        }
+        let sink = try makeSink(
+            output: output, isSequence: isSequence, settings: settings, tee: tee, start: start, end: end, stamp: stamp)
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         job.progress = { done, total in bar.update(done: done, total: total) }
         if batch.progressLines { job.progress = BatchOptions.reportProgress }
@@ -207,6 +172,59 @@ struct RenderCommand: ParsableCommand {
         } catch {
             try Termination.check()
             throw error
+        }
+    }
+
+    /// A single PNG still at --at (or the middle of the input): a stereo still reads both
+    /// channels through a tee (no sound track is kept).
+    func writeStill(
+        decoder: AudioDecoder, stereo: Bool, settings: RenderSettings, glyphs: GlyphProvider?, start: Double,
+        end: Double?, to output: String
+    ) throws {
+        // A stereo still reads both channels through a tee (no sound track is kept).
+        let stillTee = stereo ? AudioTee(decoder: decoder) : nil
+        let job = RenderJob(
+            source: stillTee?.analysis ?? decoder, right: stillTee?.rightAnalysis(), settings: settings, glyphs: glyphs,
+            from: start, to: end)
+        try attachBeats(to: job, settings: settings)
+        job.cancelled = { Termination.isSet }
+        let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
+        if let d = decoder.duration, time > d + 1e-6 {
+            throw ValidationError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+        }
+        let picture = try job.still(at: time)
+        try Termination.check()
+        if let dumpFrame {
+            try AtomicFile.checkOutput(dumpFrame, overwrite: overwrite)
+            try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
+        }
+        try PNGFile.write(picture, to: output, overwrite: overwrite)
+    }
+
+    /// Where the frames go: a PNG sequence (a segment's frames only), or the encoder with
+    /// the sound of `tee` from `start`.
+    func makeSink(
+        output: String, isSequence: Bool, settings: RenderSettings, tee: AudioTee, start: Double, end: Double?,
+        stamp: SegmentStamp?
+    ) throws -> FrameSink {
+        if isSequence {
+            // A segment writes its frames only; the frames past it belong to the other segments.
+            return numberedForSegment(
+                try PNGSequenceSink(
+                    pattern: output, overwrite: overwrite,
+                    removesLaterFrames: segment == nil), fps: settings.fps)
+        } else {
+            var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
+            options.audio = tee.track(from: start)
+            options.audioName = input
+            options.audioDuration = end.map { $0 - start }
+            options.preset = x264Preset
+            options.crf = crf
+            options.threads = batch.x264Threads
+            options.overwrite = overwrite
+            options.segmentStamp = stamp
+            options.alpha = settings.transparent
+            return try VideoEncoder(path: output, options: options)
         }
     }
 
