@@ -110,7 +110,7 @@ struct AnalyzeCommand: ParsableCommand {
             try Termination.check()
             let t = Double(k) / Double(fps)
             try feed.advance(to: t)
-            if feed.exhausted && feed.samplesRead == 0 { throw CLIError("'\(input)' contains no audio samples") }
+            if feed.exhausted && feed.samplesRead == 0 { throw RenderError.noAudio(source: input) }
             if total == nil && feed.exhausted && t >= feed.timeRead - 1e-9 { break }
             state.step(toward: feed.latest)
             if let json {
@@ -192,9 +192,9 @@ final class DataSink: ByteSink {
         if let path {
             let t = AtomicFile.temporaryPath(for: path)
             guard let f = fopen(t, "wb") else {
-                let why = String(cString: strerror(errno))
+                let code = errno
                 AtomicFile.discard(t)
-                throw CLIError("cannot write '\(path)': \(why)")
+                throw CLIError.cannotWrite(path: path, errno: code)
             }
             file = f
             temp = t
@@ -205,13 +205,13 @@ final class DataSink: ByteSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let file else { throw CLIError("cannot write '\(path ?? "standard output")': already closed") }
+        guard let file else { throw CLIError.closed(path: path) }
         if bytes.isEmpty { return }
         if fwrite(bytes.baseAddress, 1, bytes.count, file) != bytes.count { throw failure(errno) }
     }
 
     func write(_ text: String) throws {
-        guard let file else { throw CLIError("cannot write '\(path ?? "standard output")': already closed") }
+        guard let file else { throw CLIError.closed(path: path) }
         var text = text
         let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
         if !ok { throw failure(errno) }
@@ -240,7 +240,6 @@ final class DataSink: ByteSink {
     }
 
     private func failure(_ code: Int32) -> CLIError {
-        guard let path else { return StandardOutput.failure(code) }
-        return CLIError("cannot write '\(path)': \(String(cString: strerror(code == 0 ? EIO : code)))")
+        CLIError.cannotWrite(path: path, errno: code)
     }
 }

@@ -40,7 +40,7 @@ enum InputChecks {
         switch readBounded(path, limit: limit) {
         case .success(let data): return data
         case .failure(.tooBig): throw ValidationError("\(what) '\(shown)' is larger than \(limit >> 10) KB")
-        case .failure(.system(let code)): throw CLIError("\(what) '\(shown)': \(String(cString: strerror(code)))")
+        case .failure(.system(let code)): throw CLIError.cannotRead(what: what, path: shown, errno: code)
         }
     }
 

@@ -89,12 +89,12 @@ enum LiveRunner {
             // A plain file stands in for a framebuffer: never write over one unasked.
             var st = stat()
             if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG { // follows links
-                throw CLIError("'\(path)' exists and is a regular file, not a framebuffer device (use -y to write over it)")
+                throw CLIError.notFramebuffer(path: path)
             }
             display = try FramebufferSink(path: path, width: options.fbSize?.width, height: options.fbSize?.height, bitsPerPixel: options.fbBpp)
         } else {
             guard isatty(STDOUT_FILENO) != 0 else {
-                throw CLIError("the terminal display needs a terminal on standard output (or use --display fb --fb PATH)")
+                throw CLIError.noTerminal
             }
             settings.labels = false // text is unreadable at one pixel per cell
             let sink = TerminalSink()

@@ -29,7 +29,7 @@ extension RenderCommand {
         if !overwrite, PNGSequenceSink.isPattern(out), let o = output,
             AtomicFile.exists(PNGSequenceSink.path(o, span.frames.lowerBound))
         {
-            throw CLIError("'\(PNGSequenceSink.path(o, span.frames.lowerBound))' exists (use -y to overwrite)")
+            throw CLIError.exists(path: PNGSequenceSink.path(o, span.frames.lowerBound))
         }
         let stamp = SegmentStamp(
             index: segment.index, count: segment.count, frames: span.frames, source: SegmentStamp.identity(ofFile: input),

@@ -290,9 +290,3 @@ extension RenderCommand {
 func writeAtomically(_ bytes: [UInt8], to path: String) throws {
     try AtomicFile.write(bytes, to: path)
 }
-
-/// An error of the command line itself (bad combination, refusing to overwrite).
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
-}
