@@ -62,10 +62,13 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let fps = try self.fps ?? Config.load().fps ?? 60
-        let config = try analysis.config()
+        let file = try Config.load()
+        var settings = RenderSettings()
+        settings.fps = fps ?? file.fps ?? 60
+        try analysis.apply(to: &settings, file: file)
+        let fps = settings.fps, config = settings.analysis
         var state = VisualState()
-        state.smoothing = try analysis.smoothing(fps: fps)
+        state.smoothing = settings.smoothing
         if let output { try AtomicFile.checkOutput(output, overwrite: overwrite) }
         // INT, TERM and HUP stop it between frames: the temporary goes, exit 128 + the signal.
         Termination.install()

@@ -152,7 +152,7 @@ struct BenchCommand: ParsableCommand {
         var rounds: [(x264: Double, ours: Double, x264CPU: Double, oursCPU: Double)] = []
         for _ in 0..<3 {
             var c0 = processCPUSeconds()
-            let x264 = try bench.encodeKept(fps: s.fps, preset: "veryfast", crf: 20, clock: monotonicSeconds)
+            let x264 = try bench.encodeKept(fps: s.fps, preset: .veryfast, crf: 20, clock: monotonicSeconds)
             let x264CPU = processCPUSeconds() - c0
             let t0 = monotonicSeconds()
             c0 = processCPUSeconds()

@@ -129,7 +129,6 @@ enum InputChecks {
     }
 
     /// x264's presets, fastest first.
-    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     /// Output extensions `render -o` writes.
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif"]

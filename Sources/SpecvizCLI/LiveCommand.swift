@@ -41,8 +41,9 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
-        var settings = try look.settings()
-        try analysis.apply(to: &settings, defaultTilt: .off) // mic mode: no tilt unless asked for
+        let config = try Config.load()
+        var settings = try look.settings(config: config)
+        try analysis.apply(to: &settings, file: config, defaultTilt: .off) // mic mode: no tilt unless asked for
         let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
         let pump = LiveAudioPump(capturing: capture)
         try LiveRunner.run(
@@ -147,7 +148,9 @@ enum LiveRunner {
 
     /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.
     static func saveSettings(_ s: RenderSettings) throws {
-        // A file that cannot be read is left as it is (the error says why), never replaced.
+        // Read again, at the end: the keys are merged into the file as it is now (another
+        // process may have changed it during the session). A file that cannot be read is left
+        // as it is (the error says why), never replaced.
         let config = try Config.load()
         var updated = config
         updated.mode = s.mode

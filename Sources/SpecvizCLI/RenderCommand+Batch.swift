@@ -144,7 +144,7 @@ extension RenderCommand {
         if files.count > 1 && !pattern.contains("{") {
             throw ValidationError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
         }
-        let fps = try look.settings().fps
+        let fps = try look.settings(config: Config.load()).fps
         // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
         // their partial files, and the batch exits 128 + the signal.
         Termination.install()
