@@ -64,15 +64,15 @@ public enum FrameDump {
     public static func decode(_ bytes: [UInt8]) throws -> Scene {
         var pos = 0
         func u32() throws -> UInt32 {
-            guard pos + 4 <= bytes.count else { throw RenderError("frame dump is truncated") }
+            guard pos + 4 <= bytes.count else { throw RenderError.truncatedFrameDump }
             let v = UInt32(bytes[pos]) | UInt32(bytes[pos + 1]) << 8 | UInt32(bytes[pos + 2]) << 16 | UInt32(bytes[pos + 3]) << 24
             pos += 4
             return v
         }
         func f32() throws -> Float { Float(bitPattern: try u32()) }
-        guard bytes.count >= 4, Array(bytes[0..<4]) == Array("SVZF".utf8) else { throw RenderError("not a frame dump") }
+        guard bytes.count >= 4, Array(bytes[0..<4]) == Array("SVZF".utf8) else { throw RenderError.notFrameDump }
         pos = 4
-        guard try u32() == version else { throw RenderError("unsupported frame dump version") }
+        guard try u32() == version else { throw RenderError.unsupportedFrameDumpVersion }
         let w = Int(try u32()), h = Int(try u32())
         var scene = Scene(width: w, height: h, clearColor: SIMD4(try f32(), try f32(), try f32(), try f32()))
         let draws = try u32()

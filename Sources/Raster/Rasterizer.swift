@@ -327,10 +327,10 @@ public final class Rasterizer {
                 let isLit = d.pipeline == .lit3D
                 let available = isLit ? scene.vertices3D.count : scene.vertices2D.count
                 guard d.first >= 0, d.count >= 0, d.first + d.count <= available else {
-                    throw RenderError("draw of \(d.count) vertices from \(d.first) exceeds the \(available)-vertex buffer")
+                    throw RenderError.drawOutOfRange(count: d.count, first: d.first, available: available)
                 }
                 guard d.count % 3 == 0 else {
-                    throw RenderError("draw of \(d.count) vertices is not a triangle list")
+                    throw RenderError.notTriangleList(count: d.count)
                 }
                 shaded.removeAll(keepingCapacity: true)
                 if isLit {
@@ -364,7 +364,7 @@ public final class Rasterizer {
                     t += 3
                     let r = add(v0, v1, v2, check: true)
                     if r == Int32(SPV_SETUP_NOT_FINITE) {
-                        throw RenderError("draw holds a non-finite vertex (triangle \((t - 3) / 3))")
+                        throw RenderError.nonFiniteVertex(triangle: (t - 3) / 3)
                     } else if r == Int32(SPV_SETUP_CLIP) {
                         clipper.clip(v0.pointee, v1.pointee, v2.pointee, depth: isLit)
                         let m = clipper.a.count

@@ -56,7 +56,7 @@ public final class RenderJob {
         let t = Double(k) / Double(settings.fps)
         try pipeline.step(time: t, dt: 1 / Double(settings.fps))
         if feed.exhausted && feed.samplesRead == 0 {
-            throw RenderError("'\(sourceName)' contains no audio samples")
+            throw RenderError.noAudio(source: sourceName)
         }
         // Past the end of the audio (of unknown length: a pipe)?
         if feed.exhausted && t >= feed.timeRead + 1e-9 && feed.source.duration == nil { return false }
@@ -71,11 +71,9 @@ public final class RenderJob {
     /// Steps the state through every frame up to and including `k` not yet stepped.
     public func advance(toFrame k: Int) throws {
         while framesStepped <= k {
-            if cancelled() { throw RenderError("interrupted") }
+            if cancelled() { throw Interrupted() }
             if feed.exhausted && Double(framesStepped) / Double(settings.fps) > feed.timeRead + 1 {
-                throw RenderError(
-                    "\(String(format: "%.2f", Double(k) / Double(settings.fps))) s is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)"
-                )
+                throw RenderError.pastEnd(time: Double(k) / Double(settings.fps), source: sourceName, length: feed.timeRead)
             }
             _ = try step(framesStepped)
             framesStepped += 1
@@ -84,7 +82,7 @@ public final class RenderJob {
 
     /// Renders one still at time `at` (seconds) into a picture. Calls must go forward in time.
     public func still(at time: Double) throws -> PixelBuffer {
-        guard time.isFinite, time >= 0 else { throw RenderError("bad still time \(time)") }
+        guard time.isFinite, time >= 0 else { throw RenderError.badStillTime(time) }
         let k = Int(min((time * Double(settings.fps) + 1e-9).rounded(.down), Double(Int32.max)))
         try advance(toFrame: k)
         var picture = PixelBuffer(width: settings.width, height: settings.height)
@@ -121,8 +119,7 @@ public final class RenderJob {
                 for k in 0..<first {
                     if stop.value || cancelled() { break }
                     if feed.exhausted && Double(k) / Double(settings.fps) > feed.timeRead + 1 {
-                        throw RenderError(
-                            "--from \(String(format: "%g", from)) is past the end of '\(sourceName)' (\(String(format: "%.2f", feed.timeRead)) s)")
+                        throw RenderError.startPastEnd(from: from, source: sourceName, length: feed.timeRead)
                     }
                     _ = try step(k)
                 }
@@ -177,11 +174,11 @@ public final class RenderJob {
         }
         if cancelled() {
             sink.cancel()
-            throw RenderError("interrupted")
+            throw Interrupted()
         }
         if written == 0 {
             sink.cancel()
-            throw RenderError("nothing to render: the time range holds no frames")
+            throw RenderError.emptyRange
         }
         try sink.finish()
     }

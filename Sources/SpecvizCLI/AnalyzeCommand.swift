@@ -4,6 +4,7 @@ import Foundation
 import Geometry
 import MediaIO
 import Specviz
+import SpecvizCore
 
 /// `specviz analyze FILE --json|--csv [--fps N]`: the band levels as drawn, per video
 /// frame, as data (issue 17's contract). Streams: one frame is analysed, smoothed and
@@ -61,10 +62,13 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let fps = try self.fps ?? Config.load().fps ?? 60
-        let config = try analysis.config()
+        let file = try Config.load()
+        var settings = RenderSettings()
+        settings.fps = fps ?? file.fps ?? 60
+        try analysis.apply(to: &settings, file: file)
+        let fps = settings.fps, config = settings.analysis
         var state = VisualState()
-        state.smoothing = try analysis.smoothing(fps: fps)
+        state.smoothing = settings.smoothing
         if let output { try AtomicFile.checkOutput(output, overwrite: overwrite) }
         // INT, TERM and HUP stop it between frames: the temporary goes, exit 128 + the signal.
         Termination.install()
@@ -83,16 +87,25 @@ struct AnalyzeCommand: ParsableCommand {
 
     private func write(feed: AnalysisFeed, meter: LoudnessMeter?, state: inout VisualState, fps: Int, to sink: DataSink) throws {
         let centres = feed.analyzer.layout.centers
+        let json = self.json ? JSONWriter(to: sink, separators: .spaced, rounding: .halfAwayFromZero) : nil
         var line = ""
-        line.reserveCapacity(16 * centres.count + 200)
-        if json {
-            line = "{\"bands_hz\": [" + centres.map { Self.fixed($0, 2) }.joined(separator: ", ") + "],\n\"frames\": [\n"
+        if let json {
+            try json.beginObject()
+            try json.key("bands_hz")
+            try json.beginArray()
+            for c in centres { try json.value(c, decimals: 2) }
+            try json.endArray()
+            json.newline()
+            try json.key("frames")
+            try json.beginArray()
+            json.newline()
         } else {
+            line.reserveCapacity(16 * centres.count + 200)
             line =
                 "time_s," + centres.map { Self.fixed($0, 2) }.joined(separator: ",") + ",peak_hz,rms_db,peak_db"
                 + (meter == nil ? "" : ",momentary_lufs,short_term_lufs,integrated_lufs") + "\n"
+            try sink.write(line)
         }
-        try sink.write(line)
         // As `render` counts frames: ⌈fps · duration⌉ when the duration is known.
         let total = feed.source.duration.map { max(0, Int((Double(fps) * $0 - 1e-6).rounded(.up))) }
         var k = 0
@@ -100,72 +113,79 @@ struct AnalyzeCommand: ParsableCommand {
             try Termination.check()
             let t = Double(k) / Double(fps)
             try feed.advance(to: t)
-            if feed.exhausted && feed.samplesRead == 0 { throw CLIError("'\(input)' contains no audio samples") }
+            if feed.exhausted && feed.samplesRead == 0 { throw RenderError.noAudio(source: input) }
             if total == nil && feed.exhausted && t >= feed.timeRead - 1e-9 { break }
             state.step(toward: feed.latest)
-            let f = feed.latest
-            let lo = state.dbBottom, span = state.dbTop - state.dbBottom
-            line.removeAll(keepingCapacity: true)
-            if json {
-                line += (k == 0 ? "" : ",\n") + "{\"time_s\": " + Self.fixed(t, 4) + ", \"levels_db\": ["
-                for i in 0..<state.display.count {
-                    if i > 0 { line += ", " }
-                    line += Self.fixed(Double(lo + state.display[i] * span), 2)
-                }
-                line +=
-                    "], \"peak_hz\": " + Self.fixed(f.peakHz, 2) + ", \"rms_db\": " + Self.fixed(Double(f.rmsDB), 2)
-                    + ", \"peak_db\": " + Self.fixed(Double(f.peakDB), 2)
-                if let meter {
-                    line +=
-                        ", \"momentary_lufs\": " + Self.fixed(meter.momentary(at: t) ?? .nan, 2)
-                        + ", \"short_term_lufs\": " + Self.fixed(meter.shortTerm(at: t) ?? .nan, 2)
-                        + ", \"integrated_lufs\": " + Self.fixed(meter.integrated ?? .nan, 2)
-                }
-                line += "}"
+            if let json {
+                if k > 0 { json.newline() }
+                try Self.writeFrame(to: json, time: t, state: state, frame: feed.latest, meter: meter)
             } else {
-                line += Self.fixed(t, 4)
-                for i in 0..<state.display.count { line += "," + Self.fixed(Double(lo + state.display[i] * span), 2) }
-                line += "," + Self.fixed(f.peakHz, 2) + "," + Self.fixed(Double(f.rmsDB), 2) + "," + Self.fixed(Double(f.peakDB), 2)
-                if let meter {
-                    for v in [meter.momentary(at: t), meter.shortTerm(at: t), meter.integrated] {
-                        line += "," + (v.map { $0.isFinite ? Self.fixed($0, 2) : "" } ?? "")
-                    }
-                }
-                line += "\n"
+                line.removeAll(keepingCapacity: true)
+                Self.appendRow(to: &line, time: t, state: state, frame: feed.latest, meter: meter)
+                try sink.write(line)
             }
-            try sink.write(line)
             k += 1
         }
-        if json {
-            // The whole file's integrated loudness (blocks after the last frame included).
-            if let meter {
-                var rest = [Float](repeating: 0, count: 4096)
-                while try rest.withUnsafeMutableBufferPointer({ try feed.source.readMono(into: $0) }) > 0 { try Termination.check() }
-                try sink.write("\n],\n\"integrated_lufs\": " + Self.fixed(meter.integrated ?? .nan, 2) + "}\n")
-            } else {
-                try sink.write("\n]}\n")
-            }
+        guard let json else { return }
+        json.newline()
+        try json.endArray()
+        // The whole file's integrated loudness (blocks after the last frame included).
+        if let meter {
+            var rest = [Float](repeating: 0, count: 4096)
+            while try rest.withUnsafeMutableBufferPointer({ try feed.source.readMono(into: $0) }) > 0 { try Termination.check() }
+            json.newline()
+            try json.member("integrated_lufs", meter.integrated ?? .nan, decimals: 2)
         }
+        try json.endObject()
+        json.newline()
+        try json.flush()
     }
 
-    /// `v` with `digits` decimals (no exponent, no locale).
-    static func fixed(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let r = (abs(v) * scale).rounded()
-        guard r < 9e15 else { return String(v) }
-        let n = Int(r), s = Int(scale)
-        var frac = String(n % s)
-        while frac.count < digits { frac = "0" + frac }
-        return (v < 0 && n != 0 ? "-" : "") + String(n / s) + (digits > 0 ? "." + frac : "")
+    /// One frame's JSON object: time, levels as drawn, peak frequency and levels, loudness.
+    static func writeFrame(
+        to json: JSONWriter, time t: Double, state: VisualState, frame f: SpectrumFrame, meter: LoudnessMeter?
+    ) throws {
+        let lo = state.dbBottom, span = state.dbTop - state.dbBottom
+        try json.beginObject()
+        try json.member("time_s", t, decimals: 4)
+        try json.key("levels_db")
+        try json.beginArray()
+        for i in 0..<state.display.count { try json.value(Double(lo + state.display[i] * span), decimals: 2) }
+        try json.endArray()
+        try json.member("peak_hz", f.peakHz, decimals: 2)
+        try json.member("rms_db", Double(f.rmsDB), decimals: 2)
+        try json.member("peak_db", Double(f.peakDB), decimals: 2)
+        if let meter {
+            try json.member("momentary_lufs", meter.momentary(at: t) ?? .nan, decimals: 2)
+            try json.member("short_term_lufs", meter.shortTerm(at: t) ?? .nan, decimals: 2)
+            try json.member("integrated_lufs", meter.integrated ?? .nan, decimals: 2)
+        }
+        try json.endObject()
     }
+
+    /// One frame's CSV row (with its line end).
+    static func appendRow(to line: inout String, time t: Double, state: VisualState, frame f: SpectrumFrame, meter: LoudnessMeter?) {
+        let lo = state.dbBottom, span = state.dbTop - state.dbBottom
+        line += Self.fixed(t, 4)
+        for i in 0..<state.display.count { line += "," + Self.fixed(Double(lo + state.display[i] * span), 2) }
+        line += "," + Self.fixed(f.peakHz, 2) + "," + Self.fixed(Double(f.rmsDB), 2) + "," + Self.fixed(Double(f.peakDB), 2)
+        if let meter {
+            for v in [meter.momentary(at: t), meter.shortTerm(at: t), meter.integrated] {
+                line += "," + (v.map { $0.isFinite ? Self.fixed($0, 2) : "" } ?? "")
+            }
+        }
+        line += "\n"
+    }
+
+    /// `v` with `digits` decimals (no exponent, no locale; "null" when not finite), as the
+    /// JSON writer writes it.
+    static func fixed(_ v: Double, _ digits: Int) -> String { DecimalRounding.halfAwayFromZero(v, decimals: digits) }
 }
 
 /// Standard output, or a temporary file beside the output that is renamed into place
 /// only when complete (no half-written output on an error). A device or FIFO at `-o`
 /// (/dev/null, /dev/stdout) is written directly. The file is closed exactly once.
-final class DataSink {
+final class DataSink: ByteSink {
     private var file: UnsafeMutablePointer<FILE>?
     private let path: String?
     private let temp: String?
@@ -175,9 +195,9 @@ final class DataSink {
         if let path {
             let t = AtomicFile.temporaryPath(for: path)
             guard let f = fopen(t, "wb") else {
-                let why = String(cString: strerror(errno))
+                let code = errno
                 AtomicFile.discard(t)
-                throw CLIError("cannot write '\(path)': \(why)")
+                throw CLIError.cannotWrite(path: path, errno: code)
             }
             file = f
             temp = t
@@ -187,8 +207,14 @@ final class DataSink {
         }
     }
 
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let file else { throw CLIError.closed(path: path) }
+        if bytes.isEmpty { return }
+        if fwrite(bytes.baseAddress, 1, bytes.count, file) != bytes.count { throw failure(errno) }
+    }
+
     func write(_ text: String) throws {
-        guard let file else { throw CLIError("cannot write '\(path ?? "standard output")': already closed") }
+        guard let file else { throw CLIError.closed(path: path) }
         var text = text
         let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
         if !ok { throw failure(errno) }
@@ -217,7 +243,6 @@ final class DataSink {
     }
 
     private func failure(_ code: Int32) -> CLIError {
-        guard let path else { return StandardOutput.failure(code) }
-        return CLIError("cannot write '\(path)': \(String(cString: strerror(code == 0 ? EIO : code)))")
+        CLIError.cannotWrite(path: path, errno: code)
     }
 }

@@ -111,12 +111,12 @@ final class BatchRunner: @unchecked Sendable {
         p.environment = environment
         do {
             try lock.withLock {
-                guard !cancelled() else { throw CLIError("interrupted") }
+                guard !cancelled() else { throw Interrupted() }
                 try p.run()
                 children[i] = p
             }
         } catch {
-            finish(i, .failed(cancelled() ? "interrupted" : "cannot start specviz: \(error)"))
+            finish(i, .failed(cancelled() ? Interrupted().description : "cannot start specviz: \(error)"))
             return
         }
         defer { lock.withLock { _ = children.removeValue(forKey: i) } }

@@ -13,14 +13,14 @@ extension BenchCommand {
         guard frames > 0 else { throw ValidationError("--frames must be at least 1") }
         guard (1...LookOptions.maxThreads).contains(threads) else { throw ValidationError("--threads must be 1…\(LookOptions.maxThreads) (got \(threads))") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RenderError("cannot read frame dump \(path)")
+            throw RenderError.unreadableFrameDump(path: path)
         }
         let scene: Scene
         do { scene = try FrameDump.decode([UInt8](data)) } catch let e as RenderError {
-            throw RenderError("\(path): \(e.message)")
+            throw RenderError.inFrameDump(path: path, e)
         }
         guard (1...16384).contains(scene.width), (1...16384).contains(scene.height) else {
-            throw RenderError("\(path): frame size \(scene.width)x\(scene.height) is outside 1…16384")
+            throw RenderError.frameDumpSize(path: path, width: scene.width, height: scene.height)
         }
         #if DEBUG
         print("warning: this is a debug build; measure with `swift build -c release`")

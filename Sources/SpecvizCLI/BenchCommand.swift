@@ -56,21 +56,31 @@ struct BenchCommand: ParsableCommand {
         #endif
         print("specviz bench — \(w)x\(h), input \(input), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
-        // 1. Analysis.
+        benchAnalysis()
+        let glyphs = try? FreeTypeFont()
+        let sample = try benchModes(glyphs: glyphs)
+        if stagesOnly { return }
+        try benchEncoding(sample: sample, glyphs: glyphs)
+    }
+
+    /// 1. Analysis: the spectrum analyser on noise, then the analysis benchmarks' lines.
+    func benchAnalysis() {
         let analyzer = SpectrumAnalyzer(sampleRate: 44100)
         var frame = SpectrumFrame()
         let noise = (0..<2048).map { _ in Float.random(in: -0.5...0.5) }
         let hops = 5000
-        var t0 = monotonicSeconds()
+        let t0 = monotonicSeconds()
         noise.withUnsafeBufferPointer { buf in for _ in 0..<hops { analyzer.process(buf, into: &frame) } }
         let perHop = (monotonicSeconds() - t0) / Double(hops) * 1e6
         print(String(format: "analysis (window+FFT+bands+auto-level)  %7.2f µs per 2048-sample hop", perHop))
         for line in SpectrumBenchmark.lines() { print(line) }
         for line in ExtraBenchmarks.lines() { print(line) }
+    }
 
-        // 2. Each mode: geometry and raster per frame.
+    /// 2. Each mode: geometry and raster per frame. Returns a picture for the encoder's runs.
+    func benchModes(glyphs: GlyphProvider?) throws -> PixelBuffer {
+        let (w, h) = (size.width, size.height)
         let chosen = modes
-        let glyphs = try? FreeTypeFont()
         var sample = PixelBuffer(width: w, height: h)
         for mode in chosen {
             var s = RenderSettings()
@@ -110,8 +120,13 @@ struct BenchCommand: ParsableCommand {
                     mode.rawValue as NSString, times[0].geometry * 1000, times[0].raster * 1000, times[1].raster * 1000, tris))
             if mode == .bars || sample.pixels.isEmpty { sample = picture }
         }
-        if stagesOnly { return }
+        return sample
+    }
 
+    /// 3-5. Colour conversion and x264 alone; our render to MP4 beside x264; the whole track.
+    func benchEncoding(sample: PixelBuffer, glyphs: GlyphProvider?) throws {
+        let (w, h) = (size.width, size.height)
+        let chosen = modes
         // 3. Colour conversion and x264 alone, on the frames the render produces.
         let bench = try EncoderBench(width: w, height: h)
         let convert = try bench.conversionSeconds(sample, repeats: 60, clock: monotonicSeconds)
@@ -137,9 +152,9 @@ struct BenchCommand: ParsableCommand {
         var rounds: [(x264: Double, ours: Double, x264CPU: Double, oursCPU: Double)] = []
         for _ in 0..<3 {
             var c0 = processCPUSeconds()
-            let x264 = try bench.encodeKept(fps: s.fps, preset: "veryfast", crf: 20, clock: monotonicSeconds)
+            let x264 = try bench.encodeKept(fps: s.fps, preset: .veryfast, crf: 20, clock: monotonicSeconds)
             let x264CPU = processCPUSeconds() - c0
-            t0 = monotonicSeconds()
+            let t0 = monotonicSeconds()
             c0 = processCPUSeconds()
             try renderToMP4(settings: s, from: from, to: from + seconds, path: temp, glyphs: glyphs)
             rounds.append((x264, monotonicSeconds() - t0, x264CPU, processCPUSeconds() - c0))
@@ -157,7 +172,7 @@ struct BenchCommand: ParsableCommand {
 
         // 5. End to end, whole track.
         let duration = try AudioDecoder(path: input).duration ?? 0
-        t0 = monotonicSeconds()
+        let t0 = monotonicSeconds()
         try renderToMP4(settings: s, from: 0, to: nil, path: temp, glyphs: glyphs)
         let whole = monotonicSeconds() - t0
         print(

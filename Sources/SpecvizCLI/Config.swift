@@ -10,8 +10,10 @@ import Tuning
 ///     {"mode": "curve", "preset": "guitar-standard", "reference": 442, "size": "1280x720",
 ///      "fps": 60, "tilt": true, "tuner": false, "bpm": true}
 ///
-/// The analysis keys of `AnalysisOptions.keys` ("scale", "fft-size", "db-range", …) hold the
-/// option's text and are checked when used; "tilt" also takes true (the default) or false (off).
+/// The analysis keys of `AnalysisOptions.keys` ("scale", "fft-size", "db-range", …) and the
+/// tuning system keys take the option's text; each is parsed once, when the file is read, by
+/// its option's parse, and an error in it is reported (with the file and line) when the value
+/// is used. "tilt" also takes true (the default) or false (off).
 ///
 /// Command-line flags override these; `specviz live` and `render --live` write the mode and
 /// overlays back when they end (as the seed's @AppStorage does). A broken file is a
@@ -23,19 +25,19 @@ struct Config: Equatable {
     var mode: VisualizationMode?
     var preset: TuningPreset?
     var reference: ReferencePitch?
-    /// Tuning system keys (issue 19): as on the command line, checked when used.
-    var transpose: String?
-    var temperament: String?
-    var tonic: String?
-    var stretch: String?
-    var offsets: String?
+    /// Tuning system keys (issue 19): as on the command line.
+    var transpose: ConfigValue<Transposition>?
+    var temperament: ConfigValue<Temperament>?
+    var tonic: ConfigValue<Tonic>?
+    var stretch: ConfigValue<TuningSystem.Stretch>?
+    var offsets: ConfigValue<NoteOffsets>?
     var size: FrameSize?
     var fps: Int?
     var tilt: Bool?
     var tuner: Bool?
     var bpm: Bool?
-    /// The analysis keys (`AnalysisOptions.keys`) as text, checked when used.
-    var analysis: [String: String] = [:]
+    /// The analysis keys (`AnalysisOptions.keys`).
+    var analysis = AnalysisKeys()
     /// Keys this version does not know, in file order: written back as they were read.
     var unknown: [Unknown] = []
     /// Where it was read from, and the line of each key (for errors found when a key is used).
@@ -64,7 +66,7 @@ struct Config: Equatable {
             return try body()
         } catch let e as ValidationError {
             for (key, line) in lines.sorted(by: { $0.value < $1.value })
-            where analysis[key] != nil && !given.contains(key) && Self.mentions(e.message, option: "--" + key) {
+            where analysis.text(key) != nil && !given.contains(key) && Self.mentions(e.message, option: "--" + key) {
                 throw ConfigError(path: path, line: line, "\"\(key)\": \(e.message)")
             }
             throw e
@@ -108,6 +110,10 @@ struct Config: Equatable {
         for f in fields {
             c.lines[f.key] = f.line
             func fail(_ what: String) -> ConfigError { ConfigError(path: path, line: f.line, "\"\(f.key)\" must be \(what)") }
+            /// A key's text, parsed by its option's parse (an error in it is reported when used).
+            func text<T>(_ v: String, _ parse: (String) throws -> T) -> ConfigValue<T> {
+                ConfigValue(v, key: f.key, path: path, line: f.line, parse)
+            }
             /// A string key parsed by its option's type, with the type's message.
             func value<T: OptionValue>(_: T.Type) throws -> T {
                 guard case .string(let s) = f.value else { throw fail("a string") }
@@ -129,42 +135,39 @@ struct Config: Equatable {
                 c.fps = Int(v)
             case "tilt":
                 switch f.value {
-                case .bool(let b): c.tilt = b; if !b { c.analysis["tilt"] = "off" }
-                case .string(let s): c.analysis["tilt"] = s
-                case .number(let v): c.analysis["tilt"] = String(v)
+                case .bool(let b): c.tilt = b; if !b { c.analysis.set("tilt", "off", path: path, line: f.line) }
+                case .string(let s): c.analysis.set("tilt", s, path: path, line: f.line)
+                case .number(let v): c.analysis.set("tilt", String(v), path: path, line: f.line)
                 default: throw fail("auto, seed, off, a number of dB per octave, or true/false")
                 }
             case "transpose":
                 switch f.value {
-                case .string(let v) where TuningSystem.transposition(v) != nil: c.transpose = v
-                case .number(let v) where v == v.rounded() && abs(v) <= 24: c.transpose = String(Int(v))
+                case .string(let v): c.transpose = text(v, Transposition.init(parsing:))
+                case .number(let v) where v == v.rounded() && abs(v) <= 24: c.transpose = text(String(Int(v)), Transposition.init(parsing:))
                 default: throw fail("Bb, Eb, F, A, G, D, C or a whole number of semitones −24…24")
                 }
             case "temperament":
-                guard case .string(let v) = f.value, Temperament.named(v) != nil || v.lowercased().hasSuffix(".scl") else {
-                    throw fail("a temperament name or a .scl file")
-                }
-                c.temperament = v
+                guard case .string(let v) = f.value else { throw fail("a temperament name or a .scl file") }
+                c.temperament = text(v, Temperament.init(parsing:))
             case "stretch":
                 switch f.value {
-                case .string(let v) where TuningSystem.Stretch(parsing: v) != nil: c.stretch = v
-                case .number(let v) where TuningSystem.Stretch(parsing: String(v)) != nil: c.stretch = String(v)
+                case .string(let v): c.stretch = text(v, TuningSystem.Stretch.init(parsing:))
+                case .number(let v): c.stretch = text(String(v), TuningSystem.Stretch.init(parsing:))
                 default: throw fail("piano or a number of cents per octave −50…50")
                 }
             case "offsets":
-                guard case .string(let v) = f.value, TuningSystem.offsets(parsing: v) != nil else {
-                    throw fail("NOTE:CENTS pairs like \"E2:-2,B3:+1.5\"")
-                }
-                c.offsets = v
+                guard case .string(let v) = f.value else { throw fail("NOTE:CENTS pairs like \"E2:-2,B3:+1.5\"") }
+                c.offsets = text(v, NoteOffsets.init(parsing:))
             case "tonic":
-                guard case .string(let v) = f.value, TuningSystem.tonic(v) != nil else { throw fail("a note name like C or Eb") }
-                c.tonic = v
+                guard case .string(let v) = f.value else { throw fail("a note name like C or Eb") }
+                c.tonic = text(v, Tonic.init(parsing:))
             case "tuner": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.tuner = b
             case "bpm": guard case .bool(let b) = f.value else { throw fail("true or false") }; c.bpm = b
             case _ where AnalysisOptions.keys.contains(f.key):
                 switch f.value {
-                case .string(let s): c.analysis[f.key] = s
-                case .number(let v): c.analysis[f.key] = v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+                case .string(let s): c.analysis.set(f.key, s, path: path, line: f.line)
+                case .number(let v):
+                    c.analysis.set(f.key, v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v), path: path, line: f.line)
                 default: throw fail("a string or a number")
                 }
             default: c.unknown.append(Unknown(key: f.key, value: f.value))
@@ -192,18 +195,18 @@ struct Config: Equatable {
         if let mode { lines.append("\"mode\": \(quote(mode.rawValue))") }
         if let preset { lines.append("\"preset\": \(quote(preset.id))") }
         if let reference = reference?.hertz { lines.append("\"reference\": \(reference == reference.rounded() ? String(Int(reference)) : String(reference))") }
-        if let transpose { lines.append("\"transpose\": \(quote(transpose))") }
-        if let temperament { lines.append("\"temperament\": \(quote(temperament))") }
-        if let tonic { lines.append("\"tonic\": \(quote(tonic))") }
-        if let stretch { lines.append("\"stretch\": \(quote(stretch))") }
-        if let offsets { lines.append("\"offsets\": \(quote(offsets))") }
+        if let transpose { lines.append("\"transpose\": \(quote(transpose.text))") }
+        if let temperament { lines.append("\"temperament\": \(quote(temperament.text))") }
+        if let tonic { lines.append("\"tonic\": \(quote(tonic.text))") }
+        if let stretch { lines.append("\"stretch\": \(quote(stretch.text))") }
+        if let offsets { lines.append("\"offsets\": \(quote(offsets.text))") }
         if let size { lines.append("\"size\": \(quote(size.description))") }
         if let fps { lines.append("\"fps\": \(fps)") }
-        if let t = analysis["tilt"], tilt != false { lines.append("\"tilt\": \(quote(t))") } else if let tilt { lines.append("\"tilt\": \(tilt)") }
+        if let t = analysis.text("tilt"), tilt != false { lines.append("\"tilt\": \(quote(t))") } else if let tilt { lines.append("\"tilt\": \(tilt)") }
         if let tuner { lines.append("\"tuner\": \(tuner)") }
         if let bpm { lines.append("\"bpm\": \(bpm)") }
         for key in AnalysisOptions.keys where key != "tilt" {
-            if let v = analysis[key] { lines.append("\(quote(key)): \(quote(v))") }
+            if let v = analysis.text(key) { lines.append("\(quote(key)): \(quote(v))") }
         }
         for u in unknown {
             switch u.value {

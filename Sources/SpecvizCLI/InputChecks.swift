@@ -40,7 +40,7 @@ enum InputChecks {
         switch readBounded(path, limit: limit) {
         case .success(let data): return data
         case .failure(.tooBig): throw ValidationError("\(what) '\(shown)' is larger than \(limit >> 10) KB")
-        case .failure(.system(let code)): throw CLIError("\(what) '\(shown)': \(String(cString: strerror(code)))")
+        case .failure(.system(let code)): throw CLIError.cannotRead(what: what, path: shown, errno: code)
         }
     }
 
@@ -129,7 +129,6 @@ enum InputChecks {
     }
 
     /// x264's presets, fastest first.
-    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     /// Output extensions `render -o` writes.
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif"]

@@ -52,7 +52,7 @@ struct JoinCommand: ParsableCommand {
         // refers to the tee without owning it: keep the tee alive through the join).
         let original = try audio.map { try InputChecks.openDecoder($0, allowPlaylists: false, quiet: quiet) }
         if let original, let d = original.duration, audioFrom >= d {
-            throw CLIError("--from \(InputChecks.format(audioFrom)) is past the end of '\(original.path)' (\(String(format: "%.2f", d)) s)")
+            throw CLIError.startPastEnd(from: audioFrom, path: original.path, length: d)
         }
         let tee = original.map { AudioTee(decoder: $0) }
         tee?.analysis.stop()

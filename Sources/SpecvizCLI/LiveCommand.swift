@@ -41,8 +41,9 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
-        var settings = try look.settings()
-        try analysis.apply(to: &settings, defaultTilt: .off) // mic mode: no tilt unless asked for
+        let config = try Config.load()
+        var settings = try look.settings(config: config)
+        try analysis.apply(to: &settings, file: config, defaultTilt: .off) // mic mode: no tilt unless asked for
         let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
         let pump = LiveAudioPump(capturing: capture)
         try LiveRunner.run(
@@ -89,12 +90,12 @@ enum LiveRunner {
             // A plain file stands in for a framebuffer: never write over one unasked.
             var st = stat()
             if !overwrite && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG { // follows links
-                throw CLIError("'\(path)' exists and is a regular file, not a framebuffer device (use -y to write over it)")
+                throw CLIError.notFramebuffer(path: path)
             }
             display = try FramebufferSink(path: path, width: options.fbSize?.width, height: options.fbSize?.height, bitsPerPixel: options.fbBpp)
         } else {
             guard isatty(STDOUT_FILENO) != 0 else {
-                throw CLIError("the terminal display needs a terminal on standard output (or use --display fb --fb PATH)")
+                throw CLIError.noTerminal
             }
             settings.labels = false // text is unreadable at one pixel per cell
             let sink = TerminalSink()
@@ -147,7 +148,9 @@ enum LiveRunner {
 
     /// Writes what the keys change (mode, overlays) back to the config file, keeping the rest.
     static func saveSettings(_ s: RenderSettings) throws {
-        // A file that cannot be read is left as it is (the error says why), never replaced.
+        // Read again, at the end: the keys are merged into the file as it is now (another
+        // process may have changed it during the session). A file that cannot be read is left
+        // as it is (the error says why), never replaced.
         let config = try Config.load()
         var updated = config
         updated.mode = s.mode

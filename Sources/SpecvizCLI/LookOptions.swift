@@ -62,9 +62,9 @@ struct LookOptions: ParsableArguments {
         }
     }
 
-    /// Flags override the config file (SPEC §8), which overrides the built-in defaults.
-    func settings() throws -> RenderSettings {
-        let config = try Config.load()
+    /// Flags override the config file (SPEC §8, read once by the command), which overrides
+    /// the built-in defaults.
+    func settings(config: Config) throws -> RenderSettings {
         let size = self.size ?? config.size ?? .standard, fps = self.fps ?? config.fps ?? 60
         var s = RenderSettings()
         s.mode = mode ?? config.mode ?? .bars

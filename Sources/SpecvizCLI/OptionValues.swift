@@ -1,5 +1,6 @@
 import ArgumentParser
 import Geometry
+import MediaIO
 import Specviz
 import SpecvizCore
 import Tuning
@@ -158,5 +159,18 @@ enum LiveDisplayKind: String, CaseIterable, OptionValue {
             guard let d = LiveDisplayKind(rawValue: text.lowercased()) else { throw unknownName("display", text, among: Self.allCases.map(\.rawValue)) }
             self = d
         }
+    }
+}
+
+/// `render --x264-preset`: libx264's speed/size presets.
+extension X264Preset: OptionValue {
+    static let noun = "x264 preset"
+    init(parsing text: String) throws {
+        guard let p = X264Preset(rawValue: text) else {
+            let names = Self.allCases.map(\.rawValue)
+            throw ValidationError(
+                "unknown --x264-preset '\(text)'\(InputChecks.suggestions(text, among: names)) (presets: \(names.joined(separator: ", ")))")
+        }
+        self = p
     }
 }

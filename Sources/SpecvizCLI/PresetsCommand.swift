@@ -11,17 +11,11 @@ struct PresetsCommand: ParsableCommand {
     @Flag(help: "Name notes with flats (Db3) instead of sharps (C#3).")
     var flats = false
 
-    @Option(help: "Only this group (e.g. bass, lute; a prefix of the group name is enough).")
-    var group: String?
+    @Option(help: "Only this group (e.g. bass, lute; a prefix of the group name is enough).", transform: PresetGroups.option)
+    var group: PresetGroups?
 
     func run() throws {
-        var groups = PresetGroup.allCases
-        if let g = group?.lowercased() {
-            groups = groups.filter { $0.name.lowercased().hasPrefix(g) || "\($0)".lowercased().hasPrefix(g) }
-            if groups.isEmpty {
-                throw ValidationError("no preset group '\(g)'; groups: " + PresetGroup.allCases.map(\.name).joined(separator: ", "))
-            }
-        }
+        let groups = group?.groups ?? PresetGroup.allCases
         var out = ""
         for g in groups {
             let list = TuningPreset.presets(in: g)
@@ -43,5 +37,18 @@ struct PresetsCommand: ParsableCommand {
             "\(TuningPreset.all.count) presets. Reference pitch: --reference "
             + ReferencePitch.presets.map { String(format: "%g", $0) }.joined(separator: ", ") + " or any 400–480 Hz.\n"
         try StandardOutput.write(out)
+    }
+}
+
+/// `presets --group PREFIX`: the groups whose name (or id) starts with it, at least one.
+struct PresetGroups: OptionValue {
+    static let noun = "preset group"
+    var groups: [PresetGroup]
+    init(parsing text: String) throws {
+        let g = text.lowercased()
+        groups = PresetGroup.allCases.filter { $0.name.lowercased().hasPrefix(g) || "\($0)".lowercased().hasPrefix(g) }
+        if groups.isEmpty {
+            throw ValidationError("no preset group '\(g)'; groups: " + PresetGroup.allCases.map(\.name).joined(separator: ", "))
+        }
     }
 }

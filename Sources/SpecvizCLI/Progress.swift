@@ -76,7 +76,7 @@ enum Termination {
             deadline.tv_sec += graceSeconds
             while sem_timedwait(&watchdogWake, &deadline) != 0 && errno == EINTR {}
             TemporaryFiles.removeAll()
-            StandardError.write(Data("specviz: error: interrupted (\(name(caughtSignal)))\n".utf8))
+            StandardError.write(Data("specviz: error: \(Interrupted(signal: caughtSignal))\n".utf8))
             _exit(128 + caughtSignal)
         }
         watchdog.name = "specviz-signal-watchdog"
@@ -93,20 +93,4 @@ enum Termination {
     static func check() throws {
         if let received { throw Interrupted(signal: received) }
     }
-
-    static func name(_ sig: Int32) -> String {
-        switch sig {
-        case SIGINT: return "SIGINT"
-        case SIGTERM: return "SIGTERM"
-        case SIGHUP: return "SIGHUP"
-        default: return "signal \(sig)"
-        }
-    }
-}
-
-/// A command stopped by a signal: exits 128 + the signal after cleaning up.
-struct Interrupted: Error, CustomStringConvertible {
-    var signal: Int32
-    var description: String { "interrupted (\(Termination.name(signal)))" }
-    var exitCode: Int32 { 128 + signal }
 }

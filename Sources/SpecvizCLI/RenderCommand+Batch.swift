@@ -144,7 +144,7 @@ extension RenderCommand {
         if files.count > 1 && !pattern.contains("{") {
             throw ValidationError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
         }
-        let fps = try look.settings().fps
+        let fps = try look.settings(config: Config.load()).fps
         // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
         // their partial files, and the batch exits 128 + the signal.
         Termination.install()
@@ -157,7 +157,7 @@ extension RenderCommand {
             try Termination.check()
             // Every input is read by a child of its own; a FIFO or a device (which may never
             // deliver, and can be read once) would hold a slot and stall the inputs after it.
-            if let why = InputPolicy.regularFileProblem(file) { throw CLIError("\(why): a batch reads regular files only (render it on its own)") }
+            if let why = InputPolicy.regularFileProblem(file) { throw CLIError.batchNeedsRegularFile(problem: why) }
             var frames: Int?
             if let d = (try? AudioDecoder(path: file))?.estimatedDuration {
                 let span = min(d, to ?? d) - (from ?? 0)
@@ -185,7 +185,7 @@ extension RenderCommand {
                 let text = why.contains(file) ? why : "\(file): \(why)"
                 StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8))
             }
-            throw CLIError("\(failures.count) of \(items.count) files failed (\(items.count - failures.count) rendered)")
+            throw CLIError.batchFailed(failed: failures.count, of: items.count)
         }
     }
 

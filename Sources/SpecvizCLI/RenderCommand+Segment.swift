@@ -29,7 +29,7 @@ extension RenderCommand {
         if !overwrite, PNGSequenceSink.isPattern(out), let o = output,
             AtomicFile.exists(PNGSequenceSink.path(o, span.frames.lowerBound))
         {
-            throw CLIError("'\(PNGSequenceSink.path(o, span.frames.lowerBound))' exists (use -y to overwrite)")
+            throw CLIError.exists(path: PNGSequenceSink.path(o, span.frames.lowerBound))
         }
         let stamp = SegmentStamp(
             index: segment.index, count: segment.count, frames: span.frames, source: SegmentStamp.identity(ofFile: input),
@@ -50,7 +50,7 @@ extension RenderCommand {
         plain.artwork.background = nil
         var digest = SegmentStamp.Digest()
         digest.add(String(describing: plain).utf8)
-        digest.add("\(start) \(end) \(x264Preset) \(crf)".utf8)
+        digest.add("\(start) \(end) \(x264Preset.rawValue) \(crf)".utf8)
         for picture in [settings.artwork.cover, settings.artwork.logo, settings.artwork.background] {
             guard let picture else { digest.add([0]); continue }
             digest.add("\(picture.width)x\(picture.height)".utf8)

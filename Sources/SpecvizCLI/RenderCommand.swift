@@ -65,8 +65,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("dump-frame"), help: "With a PNG still: also write the frame's triangle list (SPEC §10).")
     var dumpFrame: String?
 
-    @Option(name: .customLong("x264-preset"), help: "x264 preset for video output (ultrafast … veryslow).")
-    var x264Preset: String = "veryfast"
+    @Option(name: .customLong("x264-preset"), help: "x264 preset for video output (ultrafast … veryslow).", transform: X264Preset.option)
+    var x264Preset: X264Preset = .veryfast
 
     @Option(help: "x264 constant rate factor (lower is better quality).")
     var crf: Int = 20
@@ -89,11 +89,6 @@ struct RenderCommand: ParsableCommand {
         try InputChecks.number(at, "--at", in: 0...Self.maxSeconds, unit: " s")
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51 (got \(crf))") }
-        if !InputChecks.x264Presets.contains(x264Preset) {
-            throw ValidationError(
-                "unknown --x264-preset '\(x264Preset)'\(InputChecks.suggestions(x264Preset, among: InputChecks.x264Presets)) (presets: \(InputChecks.x264Presets.joined(separator: ", ")))"
-            )
-        }
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
@@ -120,8 +115,9 @@ struct RenderCommand: ParsableCommand {
 
     mutating func run() throws {
         if isBatch { return try runBatch() }
-        var settings = try look.settings()
-        try analysis.apply(to: &settings)
+        let config = try Config.load()
+        var settings = try look.settings(config: config)
+        try analysis.apply(to: &settings, file: config)
         if live { return try runLive(settings: settings) }
         guard let output else { throw ValidationError("missing -o OUTPUT") }
         Termination.install()
@@ -147,25 +143,8 @@ struct RenderCommand: ParsableCommand {
         try Termination.check()
 
         if isPNG && !isSequence {
-            // A stereo still reads both channels through a tee (no sound track is kept).
-            let stillTee = stereo ? AudioTee(decoder: decoder) : nil
-            let job = RenderJob(
-                source: stillTee?.analysis ?? decoder, right: stillTee?.rightAnalysis(), settings: settings, glyphs: glyphs,
-                from: start, to: end)
-            try attachBeats(to: job, settings: settings)
-            job.cancelled = { Termination.isSet }
-            let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
-            if let d = decoder.duration, time > d + 1e-6 {
-                throw ValidationError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
-            }
-            let picture = try job.still(at: time)
-            try Termination.check()
-            if let dumpFrame {
-                try AtomicFile.checkOutput(dumpFrame, overwrite: overwrite)
-                try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
-            }
-            try PNGFile.write(picture, to: output, overwrite: overwrite)
-            return
+            return try writeStill(
+                decoder: decoder, stereo: stereo, settings: settings, glyphs: glyphs, start: start, end: end, to: output)
         }
         if at != nil { throw ValidationError("--at makes a single PNG still: use -o NAME.png") }
         // One read of the input feeds the analysis and the sound of the video.
@@ -173,26 +152,8 @@ struct RenderCommand: ParsableCommand {
         let right = stereo ? tee.rightAnalysis() : nil
         let job = RenderJob(source: tee.analysis, right: right, settings: settings, glyphs: glyphs, from: start, to: end)
         try attachBeats(to: job, settings: settings)
-        let sink: FrameSink
-        if isSequence {
-            // A segment writes its frames only; the frames past it belong to the other segments.
-            sink = numberedForSegment(
-                try PNGSequenceSink(
-                    pattern: output, overwrite: overwrite,
-                    removesLaterFrames: segment == nil), fps: settings.fps)
-        } else {
-            var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
-            options.audio = tee.track(from: start)
-            options.audioName = input
-            options.audioDuration = end.map { $0 - start }
-            options.preset = x264Preset
-            options.crf = crf
-            options.threads = batch.x264Threads
-            options.overwrite = overwrite
-            options.segmentStamp = stamp
-            options.alpha = settings.transparent
-            sink = try VideoEncoder(path: output, options: options)
-        }
+        let sink = try makeSink(
+            output: output, isSequence: isSequence, settings: settings, tee: tee, start: start, end: end, stamp: stamp)
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         job.progress = { done, total in bar.update(done: done, total: total) }
         if batch.progressLines { job.progress = BatchOptions.reportProgress }
@@ -207,6 +168,59 @@ struct RenderCommand: ParsableCommand {
         } catch {
             try Termination.check()
             throw error
+        }
+    }
+
+    /// A single PNG still at --at (or the middle of the input): a stereo still reads both
+    /// channels through a tee (no sound track is kept).
+    func writeStill(
+        decoder: AudioDecoder, stereo: Bool, settings: RenderSettings, glyphs: GlyphProvider?, start: Double,
+        end: Double?, to output: String
+    ) throws {
+        // A stereo still reads both channels through a tee (no sound track is kept).
+        let stillTee = stereo ? AudioTee(decoder: decoder) : nil
+        let job = RenderJob(
+            source: stillTee?.analysis ?? decoder, right: stillTee?.rightAnalysis(), settings: settings, glyphs: glyphs,
+            from: start, to: end)
+        try attachBeats(to: job, settings: settings)
+        job.cancelled = { Termination.isSet }
+        let time = at ?? from ?? (decoder.duration.map { $0 / 2 } ?? 0)
+        if let d = decoder.duration, time > d + 1e-6 {
+            throw ValidationError("--at \(time) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
+        }
+        let picture = try job.still(at: time)
+        try Termination.check()
+        if let dumpFrame {
+            try AtomicFile.checkOutput(dumpFrame, overwrite: overwrite)
+            try AtomicFile.write(FrameDump.encode(job.composer.scene), to: dumpFrame, overwrite: overwrite)
+        }
+        try PNGFile.write(picture, to: output, overwrite: overwrite)
+    }
+
+    /// Where the frames go: a PNG sequence (a segment's frames only), or the encoder with
+    /// the sound of `tee` from `start`.
+    func makeSink(
+        output: String, isSequence: Bool, settings: RenderSettings, tee: AudioTee, start: Double, end: Double?,
+        stamp: SegmentStamp?
+    ) throws -> FrameSink {
+        if isSequence {
+            // A segment writes its frames only; the frames past it belong to the other segments.
+            return numberedForSegment(
+                try PNGSequenceSink(
+                    pattern: output, overwrite: overwrite,
+                    removesLaterFrames: segment == nil), fps: settings.fps)
+        } else {
+            var options = VideoEncoder.Options(width: settings.width, height: settings.height, fps: settings.fps)
+            options.audio = tee.track(from: start)
+            options.audioName = input
+            options.audioDuration = end.map { $0 - start }
+            options.preset = x264Preset
+            options.crf = crf
+            options.threads = batch.x264Threads
+            options.overwrite = overwrite
+            options.segmentStamp = stamp
+            options.alpha = settings.transparent
+            return try VideoEncoder(path: output, options: options)
         }
     }
 
@@ -271,10 +285,4 @@ extension RenderCommand {
 /// Writes bytes to a temporary file beside `path`, then renames it into place.
 func writeAtomically(_ bytes: [UInt8], to path: String) throws {
     try AtomicFile.write(bytes, to: path)
-}
-
-/// An error of the command line itself (bad combination, refusing to overwrite).
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
 }

@@ -34,10 +34,11 @@ struct SpecvizCommand: ParsableCommand {
             try StandardOutput.flush()
         } catch {
             // Stopped by a signal: the output is already cancelled; exit 128 + the signal.
-            if let sig = (error as? Interrupted)?.signal ?? Termination.received {
+            if let stop = (error as? Interrupted) ?? Termination.received.map({ Interrupted(signal: $0) }) {
+                let stop = Interrupted(signal: stop.signal ?? Termination.received)
                 TemporaryFiles.removeAll()
-                StandardError.write(Data("specviz: error: \(Interrupted(signal: sig))\n".utf8))
-                Foundation.exit(128 + sig)
+                StandardError.write(Data("specviz: error: \(stop)\n".utf8))
+                Foundation.exit(stop.exitCode)
             }
             // A value that is not valid — on the command line or in the config file — is a usage
             // error (64, EX_USAGE); ArgumentParser gives 64 for ValidationError and parse errors.

@@ -47,7 +47,7 @@ enum StandardOutput {
     }
 
     static func failure(_ code: Int32) -> CLIError {
-        CLIError("cannot write to standard output: \(String(cString: strerror(code == 0 ? EIO : code)))")
+        CLIError.cannotWrite(path: nil, errno: code)
     }
 }
 

@@ -45,36 +45,29 @@ struct TempoCommand: ParsableCommand {
     @Flag(help: "With --beats or --json: the beats the live view shows (causal, predicted) instead of the offline ones.")
     var causal = false
 
-    @Option(help: ArgumentHelp("Fold the tempo into this BPM range, e.g. 80:160 (default: the metrical level a listener taps).", valueName: "lo:hi"))
-    var range: String?
+    @Option(
+        help: ArgumentHelp("Fold the tempo into this BPM range, e.g. 80:160 (default: the metrical level a listener taps).", valueName: "lo:hi"),
+        transform: BPMRange.option)
+    var range: BPMRange?
 
     func validate() throws {
         if [csv, json, beats].filter({ $0 }).count > 1 { throw ValidationError("choose one of --csv, --json and --beats") }
         if raw && !csv { throw ValidationError("--raw needs --csv") }
         if causal && !(beats || json) { throw ValidationError("--causal needs --beats or --json") }
-        if let range, TempoCommand.parseRange(range) == nil {
-            throw ValidationError("--range wants LO:HI in BPM with 20 <= LO and 2*LO <= HI <= 400, e.g. 80:160")
-        }
     }
 
-    /// "80:160" → 80...160 (an octave at least, so every tempo folds into it).
     /// What the live view shows at update `u`: the displayed tempo at the tracker's metrical
     /// level (as the overlay draws it), or folded into `--range` when one is given.
     func shown(_ u: TempoUpdate) -> Double? {
         guard let d = u.display else { return nil }
         let bpm = d.bpm * u.level
-        return range.flatMap(TempoCommand.parseRange).map { bpm * BeatAnalyzer.foldFactor(bpm, into: $0) } ?? bpm
-    }
-
-    static func parseRange(_ text: String) -> ClosedRange<Double>? {
-        guard let (lo, hi) = AnalysisOptions.pair(text), lo >= 20, hi <= 400, hi >= 2 * lo else { return nil }
-        return lo...hi
+        return range.map { bpm * BeatAnalyzer.foldFactor(bpm, into: $0.bpm) } ?? bpm
     }
 
     func run() throws {
         // The display timeline alone (--csv) needs only the causal tracker.
         let analyzer = try BlockBeatAnalyzer.run(
-            path: input, allowPlaylists: allowPlaylists, beats: !csv, range: range.flatMap(TempoCommand.parseRange),
+            path: input, allowPlaylists: allowPlaylists, beats: !csv, range: range?.bpm,
             channels: channelOption.channels)
         var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish()
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
@@ -199,5 +192,18 @@ extension BeatAnalyzer {
     /// blocks for a long file (`BlockBeatAnalyzer`).
     static func analyse(path: String, allowPlaylists: Bool = false, channels: ChannelChoice = .mix) throws -> BeatAnalysis {
         try BlockBeatAnalyzer.run(path: path, allowPlaylists: allowPlaylists, quiet: true, channels: channels).finish()
+    }
+}
+
+/// `tempo --range LO:HI`: "80:160" → 80...160 BPM (an octave at least, so every tempo folds
+/// into it; 20 ≤ LO, HI ≤ 400), parsed once where it is read.
+struct BPMRange: OptionValue, Equatable {
+    static let noun = "range"
+    var bpm: ClosedRange<Double>
+    init(parsing text: String) throws {
+        guard let (lo, hi) = numberPair(text), lo >= 20, hi <= 400, hi >= 2 * lo else {
+            throw ValidationError("--range wants LO:HI in BPM with 20 <= LO and 2*LO <= HI <= 400, e.g. 80:160")
+        }
+        bpm = lo...hi
     }
 }

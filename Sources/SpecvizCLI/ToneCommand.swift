@@ -19,8 +19,8 @@ struct ToneCommand: ParsableCommand {
             device (--device). At most 3 notes sound at once: a 4th releases the oldest.
             """)
 
-    @Argument(help: "Notes: A4, C#3, Bb2, a MIDI number, or 440Hz.")
-    var notes: [String] = []
+    @Argument(help: "Notes: A4, C#3, Bb2, a MIDI number, or 440Hz.", transform: ToneNote.option)
+    var notes: [ToneNote] = []
 
     @Option(help: "Tuning preset (see `specviz presets`), e.g. guitar-standard.", transform: TuningPreset.option)
     var preset: TuningPreset?
@@ -120,7 +120,7 @@ struct ToneCommand: ParsableCommand {
         if notes.isEmpty, let tuning {
             pitches = tuning.notes.map { ($0.name(), system.frequency(of: $0, reference: reference)) }
         } else {
-            for text in notes { pitches.append(try Self.parse(text, preset: tuning, reference: reference, system: system)) }
+            for note in notes { pitches.append(try note.pitch(preset: tuning, reference: reference, system: system)) }
         }
         let nyquistLimit = 0.45 * Double(rate)
         for p in pitches where !(p.hertz >= 10 && p.hertz <= nyquistLimit) {
@@ -140,42 +140,60 @@ struct ToneCommand: ParsableCommand {
         return (ToneScore.chord(frequencies, duration: held, strum: strum), "\(list) for \(seconds(held))")
     }
 
-    /// Parses `A4`, `C#3`, `Bb2`, a MIDI number, `440Hz`/`440.5hz`, or (with a preset) a bare pitch class.
-    /// With a `system`, a note name or MIDI number is a written note: it plays the tempered
-    /// frequency of the sounding note (written − transpose); preset strings are sounding notes.
-    static func parse(
-        _ text: String, preset: TuningPreset?, reference: Double,
-        system: TuningSystem = .equal
-    ) throws -> (label: String, hertz: Double) {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if t.lowercased().hasSuffix("hz") {
-            guard let f = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), f.isFinite, f > 0 else {
-                throw ValidationError("'\(text)': not a frequency (write e.g. 440Hz)")
-            }
-            return (String(format: "%gHz", f), f)
-        }
-        if let m = Int(t) {
-            guard (0...127).contains(m) else { throw ValidationError("'\(text)': MIDI note numbers run 0–127") }
-            let n = Note(midi: m)
-            return (n.name(), system.frequency(of: system.sounding(n), reference: reference))
-        }
-        if let n = Note(name: t) {
-            let flats = t.dropFirst().contains("b") || t.contains("♭")
-            return (n.name(flats: flats), system.frequency(of: system.sounding(n), reference: reference))
-        }
-        if let preset, let pc = Note(name: t + "4")?.pitchClass {
-            guard let n = preset.notes.first(where: { $0.pitchClass == pc }) else {
-                throw ValidationError("'\(text)': preset '\(preset.id)' has no \(text) string")
-            }
-            return (n.name(), system.frequency(of: n, reference: reference))
-        }
-        throw ValidationError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)")
-    }
-
     private func seconds(_ frames: Int) -> String { seconds(Double(frames) / Double(rate)) }
     private func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
     private func say(_ line: String) {
         if !quiet { StandardError.write((line + "\n").data(using: .utf8)!) }
+    }
+}
+
+/// A note given to `tone`: `A4`, `C#3`, `Bb2`, a MIDI number, `440Hz`/`440.5hz`, or a bare
+/// pitch class (a string of --preset), parsed once where it is read.
+enum ToneNote: OptionValue, Equatable {
+    case hertz(Double)
+    case midi(Int)
+    case named(Note, flats: Bool)
+    /// A bare pitch class (C = 0), as written.
+    case pitchClass(Int, text: String)
+
+    static let noun = "note"
+
+    init(parsing text: String) throws {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.lowercased().hasSuffix("hz") {
+            guard let f = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), f.isFinite, f > 0 else {
+                throw ValidationError("'\(text)': not a frequency (write e.g. 440Hz)")
+            }
+            self = .hertz(f)
+        } else if let m = Int(t) {
+            guard (0...127).contains(m) else { throw ValidationError("'\(text)': MIDI note numbers run 0–127") }
+            self = .midi(m)
+        } else if let n = Note(name: t) {
+            self = .named(n, flats: t.dropFirst().contains("b") || t.contains("♭"))
+        } else if let pc = Note(name: t + "4")?.pitchClass {
+            self = .pitchClass(pc, text: text)
+        } else {
+            throw ValidationError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)")
+        }
+    }
+
+    /// The label and frequency it plays. With a `system`, a note name or MIDI number is a
+    /// written note: it plays the tempered frequency of the sounding note (written −
+    /// transpose); preset strings are sounding notes. A bare pitch class needs a `preset`.
+    func pitch(preset: TuningPreset?, reference: Double, system: TuningSystem = .equal) throws -> (label: String, hertz: Double) {
+        switch self {
+        case .hertz(let f): return (String(format: "%gHz", f), f)
+        case .midi(let m):
+            let n = Note(midi: m)
+            return (n.name(), system.frequency(of: system.sounding(n), reference: reference))
+        case .named(let n, let flats): return (n.name(flats: flats), system.frequency(of: system.sounding(n), reference: reference))
+        case .pitchClass(let pc, let text):
+            guard let preset else { throw ValidationError("'\(text)': not a note (write A4, C#3, Bb2, a MIDI number or 440Hz)") }
+            guard let n = preset.notes.first(where: { $0.pitchClass == pc }) else {
+                throw ValidationError("'\(text)': preset '\(preset.id)' has no \(text) string")
+            }
+            return (n.name(), system.frequency(of: n, reference: reference))
+        }
     }
 }

@@ -87,58 +87,55 @@ struct TuneCommand: ParsableCommand {
             // it is being written) goes at once and the exit is 128 + the signal.
             Termination.install(grace: 0)
         }
-        let ref = reference.hertz
-        let tuningPreset = preset
         let system = try tuningSystem.system()
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: allowPlaylists, channels: channelOption.channels)
-        let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: tuningPreset, reference: ref)
+        let tracker = PitchTracker(sampleRate: decoder.sampleRate, preset: preset, reference: reference.hertz)
         tracker.system = system
-        var out = csv ? "time_s,f0_hz,note,cents,confidence\n" : ""
-        var frames = "" // JSON frame objects, comma-separated
+        let take = try track(decoder, with: tracker, system: system)
+        let name = (input as NSString).lastPathComponent
+        if let report {
+            var subtitle = "\(preset.id) · A4 = \(String(format: "%g", reference.hertz)) Hz · \(system.temperament.id)"
+            if system.transpose != 0 { subtitle += " · written pitch (\(system.transpose > 0 ? "+" : "")\(system.transpose))" }
+            if system.stretch != .none { subtitle += " · stretched" }
+            let chart = IntonationChart(points: take.chart, duration: tracker.time, title: name, subtitle: subtitle, flats: flats)
+            try Self.draw(chart, to: report, overwrite: overwrite)
+        }
+        let out = try DataSink(path: nil)
+        if json {
+            try writeJSON(take, file: name, duration: tracker.time, system: system, to: out)
+        } else if csv {
+            try writeCSV(take.rows, to: out)
+        } else {
+            try out.write(
+                take.summary.report(
+                    file: name, duration: tracker.time, preset: preset, reference: reference.hertz, flats: flats, system: system))
+        }
+        try out.finish()
+    }
+
+    /// One hop's row: what the tuner shows (or, with --raw, the detector's estimate), nil
+    /// when nothing is.
+    struct Row {
+        var time: Double
+        var reading: (frequency: Double, note: Note, cents: Double, confidence: Double)?
+    }
+
+    /// What a pass over the input gathers: the rows (for --csv and --json), the summary,
+    /// and the chart's points (with --report).
+    struct Take {
+        var rows: [Row] = []
         var summary = TuneSummary()
-        var chartPoints: [IntonationChart.Point] = []
-        let charting = report != nil
-        let flats = self.flats, raw = self.raw, csv = self.csv, json = self.json
+        var chart: [IntonationChart.Point] = []
+    }
+
+    /// Runs the tracker over the input.
+    func track(_ decoder: AudioDecoder, with tracker: PitchTracker, system: TuningSystem) throws -> Take {
+        var take = Take()
+        let charting = report != nil, rows = csv || json
         let onHop: (PitchTracker) -> Void = { t in
-            // One row: (f0, note, cents, confidence), nil f0 when nothing is shown.
-            var row: (Double, String, Double, Double)?
-            var confidence = 0.0
-            if raw {
-                if let e = t.raw {
-                    var (_, cents) = tuningPreset.offset(of: e.frequency, reference: ref)
-                    var note = Note.nearest(to: e.frequency, reference: ref).note
-                    if !system.isPlain {
-                        let t = system.target(for: e.frequency, preset: tuningPreset, reference: ref)
-                        cents = t.cents
-                        note = system.written(tuningPreset.notes.isEmpty ? t.target : note)
-                    }
-                    row = (e.frequency, note.name(flats: flats), cents, e.confidence)
-                }
-            } else if let r = t.display {
-                row = (r.frequency, r.note.name(flats: flats), r.cents, r.confidence)
-            }
-            if let r = row { confidence = r.3 }
-            if charting, let d = t.display { chartPoints.append(IntonationChart.Point(time: t.time, midi: d.note.midi, cents: d.cents)) }
-            if csv {
-                out += String(format: "%.4f,", t.time)
-                if let r = row {
-                    out += String(format: "%.4f,", r.0) + r.1 + String(format: ",%.2f,%.3f\n", r.2, r.3)
-                } else {
-                    out += ",,,0.000\n"
-                }
-            } else {
-                if json {
-                    if !frames.isEmpty { frames += ",\n" }
-                    if let r = row {
-                        frames +=
-                            String(format: "{\"time_s\":%.4f,\"f0_hz\":%.4f,\"note\":\"", t.time, r.0) + r.1
-                            + String(format: "\",\"cents\":%.2f,\"confidence\":%.3f}", r.2, confidence)
-                    } else {
-                        frames += String(format: "{\"time_s\":%.4f,\"f0_hz\":null,\"note\":null,\"cents\":null,\"confidence\":0}", t.time)
-                    }
-                }
-                summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate))
-            }
+            if rows { take.rows.append(Row(time: t.time, reading: row(t, system: system))) }
+            if charting, let d = t.display { take.chart.append(IntonationChart.Point(time: t.time, midi: d.note.midi, cents: d.cents)) }
+            if !csv { take.summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate)) }
         }
         // The raw window's analysis of each hop is done on the decoding thread, ahead, and
         // while the tracker has a backlog of prepared hops, the fallbacks they foretell.
@@ -149,22 +146,39 @@ struct TuneCommand: ParsableCommand {
         ) {
             tracker.process($0, prepared: $1, onHop: onHop)
         }
-        let name = (input as NSString).lastPathComponent
-        if json {
-            out = jsonReport(
-                file: name, duration: tracker.time, summary: summary, preset: tuningPreset,
-                reference: ref, system: system, frames: frames)
-        } else if !csv {
-            out = summary.report(file: name, duration: tracker.time, preset: tuningPreset, reference: ref, flats: flats, system: system)
+        return take
+    }
+
+    /// The reading of hop `t`: the display, or with --raw the detector's estimate against
+    /// the preset and tuning system.
+    func row(_ t: PitchTracker, system: TuningSystem) -> (frequency: Double, note: Note, cents: Double, confidence: Double)? {
+        guard raw else { return t.display.map { ($0.frequency, $0.note, $0.cents, $0.confidence) } }
+        guard let e = t.raw else { return nil }
+        let ref = reference.hertz
+        var (_, cents) = preset.offset(of: e.frequency, reference: ref)
+        var note = Note.nearest(to: e.frequency, reference: ref).note
+        if !system.isPlain {
+            let target = system.target(for: e.frequency, preset: preset, reference: ref)
+            cents = target.cents
+            note = system.written(preset.notes.isEmpty ? target.target : note)
         }
-        if let report {
-            var subtitle = "\(tuningPreset.id) · A4 = \(String(format: "%g", ref)) Hz · \(system.temperament.id)"
-            if system.transpose != 0 { subtitle += " · written pitch (\(system.transpose > 0 ? "+" : "")\(system.transpose))" }
-            if system.stretch != .none { subtitle += " · stretched" }
-            let chart = IntonationChart(points: chartPoints, duration: tracker.time, title: name, subtitle: subtitle, flats: flats)
-            try Self.draw(chart, to: report, overwrite: overwrite)
+        return (e.frequency, note, cents, e.confidence)
+    }
+
+    /// `--csv`: `time_s,f0_hz,note,cents,confidence`, one line per hop.
+    func writeCSV(_ rows: [Row], to out: DataSink) throws {
+        var line = "time_s,f0_hz,note,cents,confidence\n"
+        for r in rows {
+            line += String(format: "%.4f,", r.time)
+            if let e = r.reading {
+                line += String(format: "%.4f,", e.frequency) + e.note.name(flats: flats) + String(format: ",%.2f,%.3f\n", e.cents, e.confidence)
+            } else {
+                line += ",,,0.000\n"
+            }
+            try out.write(line)
+            line.removeAll(keepingCapacity: true)
         }
-        try StandardOutput.write(out)
+        if !line.isEmpty { try out.write(line) }
     }
 
     /// Rasterises the chart (1600 px wide) and writes the PNG atomically.
@@ -178,37 +192,64 @@ struct TuneCommand: ParsableCommand {
     }
 
     /// The `--json` document: the summary's notes and every hop's row.
-    func jsonReport(
-        file: String, duration: Double, summary: TuneSummary, preset: TuningPreset,
-        reference: Double, system: TuningSystem, frames: String
-    ) -> String {
-        var s =
-            "{\"file\":" + jsonString(file) + String(format: ",\"duration_s\":%.4f,", duration)
-            + "\"preset\":" + jsonString(preset.id) + String(format: ",\"reference_hz\":%g,\"raw\":%@,", reference, raw ? "true" : "false")
-            + "\"temperament\":" + jsonString(system.temperament.id) + ",\"tonic\":" + jsonString(Note.sharpNames[system.tonic])
-            + ",\"transpose\":\(system.transpose),\n\"notes\":["
-        for (i, g) in summary.shown.enumerated() {
+    func writeJSON(_ take: Take, file: String, duration: Double, system: TuningSystem, to out: DataSink) throws {
+        let w = JSONWriter(to: out)
+        try w.beginObject()
+        try w.member("file", file)
+        try w.member("duration_s", duration, decimals: 4)
+        try w.member("preset", preset.id)
+        try w.key("reference_hz")
+        try w.value(reference.hertz, significant: 6)
+        try w.key("raw")
+        try w.value(raw)
+        try w.member("temperament", system.temperament.id)
+        try w.member("tonic", Note.sharpNames[system.tonic])
+        try w.key("transpose")
+        try w.value(system.transpose)
+        w.newline()
+        try w.key("notes")
+        try w.beginArray()
+        for g in take.summary.shown {
             let (mc, mh) = g.settledMean
-            s +=
-                (i > 0 ? ",\n" : "\n") + String(format: "{\"start_s\":%.4f,\"end_s\":%.4f,\"held_s\":%.4f,", g.start, g.end, g.end - g.start)
-                + "\"note\":" + jsonString(g.note.name(flats: flats)) + ",\"target\":" + jsonString(g.target.name(flats: flats))
-                + String(format: ",\"mean_hz\":%.4f,\"mean_cents\":%.2f,\"verdict\":", mh, mc)
-                + jsonString(TuneSummary.verdict(cents: mc)) + "}"
+            w.newline()
+            try w.beginObject()
+            try w.member("start_s", g.start, decimals: 4)
+            try w.member("end_s", g.end, decimals: 4)
+            try w.member("held_s", g.end - g.start, decimals: 4)
+            try w.member("note", g.note.name(flats: flats))
+            try w.member("target", g.target.name(flats: flats))
+            try w.member("mean_hz", mh, decimals: 4)
+            try w.member("mean_cents", mc, decimals: 2)
+            try w.member("verdict", TuneSummary.verdict(cents: mc))
+            try w.endObject()
         }
-        return s + "],\n\"frames\":[\n" + frames + "]}\n"
-    }
-
-    /// A JSON string literal (quotes, backslashes and control characters escaped).
-    func jsonString(_ v: String) -> String {
-        var o = "\""
-        for u in v.unicodeScalars {
-            switch u {
-            case "\"": o += "\\\""
-            case "\\": o += "\\\\"
-            case _ where u.value < 0x20: o += String(format: "\\u%04x", u.value)
-            default: o.unicodeScalars.append(u)
+        try w.endArray()
+        w.newline()
+        try w.key("frames")
+        try w.beginArray()
+        w.newline()
+        for (i, r) in take.rows.enumerated() {
+            if i > 0 { w.newline() }
+            try w.beginObject()
+            try w.member("time_s", r.time, decimals: 4)
+            if let e = r.reading {
+                try w.member("f0_hz", e.frequency, decimals: 4)
+                try w.member("note", e.note.name(flats: flats))
+                try w.member("cents", e.cents, decimals: 2)
+                try w.member("confidence", e.confidence, decimals: 3)
+            } else {
+                for key in ["f0_hz", "note", "cents"] {
+                    try w.key(key)
+                    try w.null()
+                }
+                try w.key("confidence")
+                try w.value(0)
             }
+            try w.endObject()
         }
-        return o + "\""
+        try w.endArray()
+        try w.endObject()
+        w.newline()
+        try w.flush()
     }
 }

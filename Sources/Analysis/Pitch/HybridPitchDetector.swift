@@ -5,28 +5,6 @@ import Tuning
 import Glibc
 #endif
 
-/// One window's pitch, before latching and smoothing.
-public struct PitchEstimate: Sendable, Equatable {
-    /// Which path produced it.
-    public enum Source: String, Sendable {
-        case yin, autocorrelation, both, fingerprint
-        /// The latched note's first partial holding the display through a tail
-        /// (`PitchTracker`; confidence = the partial's share of the window's energy).
-        case partial
-    }
-    /// Fundamental frequency (Hz).
-    public var frequency: Double
-    /// Confidence 0…1 (YIN 1 − CMND, Pearson r, or fingerprint score).
-    public var confidence: Double
-    public var source: Source
-
-    public init(frequency: Double, confidence: Double, source: Source) {
-        self.frequency = frequency
-        self.confidence = confidence
-        self.source = source
-    }
-}
-
 /// The hybrid detector of seed 004 §6 for one analysis window:
 ///
 /// 1. latch-aware zero-phase Butterworth low-pass (12× the latched f0, ≤ 4 kHz) on YIN's
@@ -47,11 +25,11 @@ public final class HybridPitchDetector {
     /// Lag bounds (samples) from the frequency range.
     public let minLag: Int, maxLag: Int
     /// The raw window's analysis for this hop: `ownRaw`, or a `PreparedWindow`'s.
-    private var raw: LagAnalysis
+    var raw: LagAnalysis
     private let ownRaw: LagAnalysis
-    private let filtered: LagAnalysis
-    private let filterBuffer: OwnedBuffer<Float>
-    private var lowPass = ZeroPhaseLowPass()
+    let filtered: LagAnalysis
+    let filterBuffer: OwnedBuffer<Float>
+    var lowPass = ZeroPhaseLowPass()
     private let fingerprint: HarmonicFingerprint
     /// The rescue's probes of this hop's window when no `PreparedWindow` brought them.
     private let ownProbes: RescueProbes
@@ -124,8 +102,46 @@ public final class HybridPitchDetector {
         _ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
         rumbleFree: UnsafePointer<Float>? = nil, latched: Double?, prepared: PreparedWindow? = nil
     ) -> PitchEstimate? {
-        // The raw window's lag functions (two FFTs) are computed only on the paths that read
-        // them: YIN when unlatched, the autocorrelation below 95 Hz and for the gate, the rescue.
+        let ahead = loadWindow(window, prepared: prepared)
+        guard HybridPitchDetector.isReadable(raw) else {
+            fingerprint.record(midi: -1); previousCandidate = 0; return nil
+        }
+        // 1. YIN on the latch-filtered window, and its relaxed search near the latched lag.
+        let yinInput = latchFilteredInput(window, highPassed: highPassed, latched: latched)
+        lastYin = latchedYin(yinInput, rumbleFree: rumbleFree, latched: latched)
+        // 2. Band combination; if it fails, the same on the rumble-free window.
+        let (combined, retryPearson, retried) = combineBands(yin: lastYin, rumbleFree: rumbleFree, ahead: ahead)
+        var result = combined
+        // 3. Rescue.
+        var evidence: HarmonicFingerprint.Evidence?
+        if result == nil { (result, evidence) = rescueStep(window, ahead: ahead) }
+        let previous = previousCandidate
+        previousCandidate = result?.frequency ?? 0
+        guard let candidate = result else { return nil }
+        // 4. Mains hum is not a note.
+        if rejectsMains(candidate, latched: latched) { return nil }
+        // 5. Harmonic gate for new low notes.
+        let gate = GateInput(
+            previous: previous, retried: retried, retryPearson: retryPearson, evidence: evidence)
+        return passesHarmonicGate(candidate, window: window, latched: latched, gate) ? candidate : nil
+    }
+
+    /// What the harmonic gate (step 5) needs from the earlier steps.
+    private struct GateInput {
+        /// The previous window's candidate (Hz, 0 = none).
+        var previous: Double
+        /// Whether the rumble-free retry produced the candidate, and its autocorrelation.
+        var retried: Bool
+        var retryPearson: PearsonPeakSearch.Result?
+        /// The rescue's harmonic evidence for the candidate, when the rescue found it.
+        var evidence: HarmonicFingerprint.Evidence?
+    }
+
+    /// Step 0: the raw window's analysis, this detector's own or the prepared one (the raw
+    /// window's lag functions, two FFTs, are computed only on the paths that read them: YIN
+    /// when unlatched, the autocorrelation below 95 Hz and for the gate, the rescue). Updates
+    /// the level, the energy and the noise floor; returns the prepared window when used.
+    private func loadWindow(_ window: UnsafePointer<Float>, prepared: PreparedWindow?) -> PreparedWindow? {
         var ahead: PreparedWindow?
         if let prepared, prepared.analysis.size == windowSize, prepared.analysis.maxLag == maxLag + 2 {
             ahead = prepared
@@ -142,182 +158,108 @@ public final class HybridPitchDetector {
         level = HybridPitchDetector.level(of: raw)
         noiseFloor.update(level: level)
         lastYin = nil; lastPearson = nil
-        guard HybridPitchDetector.isReadable(raw) else {
-            fingerprint.record(midi: -1); previousCandidate = 0; return nil
-        }
+        return ahead
+    }
 
-        // 1. YIN input when latched: the high-passed stream (`highPassed`, see
-        //    StreamingHighPass) if given, low-passed at 12× f0 (≤ 4 kHz) when f0 ≤ 400 Hz
-        //    (seed 004: zero phase, forward then backward).
-        var yinInput = raw
-        if let f = latched {
-            let lp = f <= 400
-            if lp || highPassed != nil {
-                let src = highPassed ?? window
-                if lp {
-                    lowPass.setCutoff(min(12 * f, 4000), sampleRate: sampleRate)
-                    lowPass.apply(src, filterBuffer.base, count: windowSize)
-                } else {
-                    filterBuffer.base.update(from: src, count: windowSize)
-                }
-                filtered.load(filterBuffer.base)
-                // The low-pass is for the latched note's own harmonics. When it leaves less
-                // than a fifth of the window's energy, the window holds something else above
-                // the cutoff (a new, higher note; or the latch is on hum under a note whose
-                // attack hid it): YIN reads the window unfiltered.
-                if !lp || filtered.energy >= LatchFilter.minKeptEnergy * LagAnalysis.energy(src, windowSize) {
-                    filtered.computeLags(withPearson: false) // YIN input only
-                    yinInput = filtered
-                }
-            }
+    /// Step 2: the band combination of YIN and the autocorrelation; when it fails, the same on
+    /// the rumble-free window. Returns the estimate, the retry's autocorrelation and whether
+    /// the retry produced it.
+    private func combineBands(
+        yin: LagEstimate?, rumbleFree: UnsafePointer<Float>?, ahead: PreparedWindow?
+    ) -> (PitchEstimate?, PearsonPeakSearch.Result?, Bool) {
+        if let result = combine(yin: yin, ac: rawPearson()) { return (result, nil, false) }
+        guard let clean = rumbleFree else { return (nil, nil, false) }
+        let y2: LagEstimate?, a2: PearsonPeakSearch.Result?
+        if let r = ahead?.retry {
+            (y2, a2) = (r.yin, r.pearson)
+        } else {
+            filtered.analyse(clean)
+            (y2, a2) = HybridPitchDetector.retrySearch(filtered, minLag: minLag, maxLag: maxLag)
         }
-        if yinInput === raw { raw.computeLags(withPearson: false) }
-        var yin = YinSearch.search(yinInput, minLag: minLag, maxLag: maxLag, octaveCheck: rumbleFree)
-        if let f = latched {
-            var expected = sampleRate / f
-            // A latch on a subharmonic (the rumble-free window is as periodic at a half or a
-            // third of the latched period): track the shorter period instead.
-            if let x = rumbleFree {
-                let d = LagAnalysis.periodDivisor(
-                    in: x, size: windowSize, lag: Int(expected.rounded()),
-                    minLag: minLag, maxLag: raw.maxLag)
-                if d > 1 { expected /= Double(d) }
-            }
-            let inWindow = yin.map { abs(log2($0.lag / expected)) < 1.0 / 12 } ?? false
-            // A deep first dip at 1/2, 1/3 or 1/4 of the latched period means the latch is on a
-            // subharmonic (every period-T signal also dips at 2T): keep the standard result.
-            let subharmonicLatch =
-                yin.map { y in
-                    y.confidence >= 1 - Double(YinSearch.threshold)
-                        && (2...4).contains { k in
-                            abs(log2(Double(k) * y.lag / expected)) < 0.04
-                        }
-                } ?? false
-            if !inWindow, !subharmonicLatch {
-                // The standard result at an integer multiple (2…6) of the latched period is that
-                // note's own subharmonic dip: keep the latched period if it dips below 0.40.
-                // (Unless the latched lag is itself only half a period: the octave check.)
-                let multiple =
-                    yin.map { y in
-                        (2...6).contains { k in abs(log2(y.lag / (Double(k) * expected))) < 0.03 }
-                            && (rumbleFree.map {
-                                LagAnalysis.periodMultiple(
-                                    in: $0, size: windowSize, lag: Int(expected.rounded()),
-                                    maxLag: raw.maxLag) > 1
-                            } ?? yinInput.isHalfPeriod(Int(expected.rounded()))) == false
-                    } ?? false
-                let threshold = multiple ? YinSearch.relaxedThreshold : YinSearch.latchedThreshold
-                if let near = YinSearch.searchNear(
-                    yinInput, expectedLag: expected, minLag: minLag, maxLag: maxLag,
-                    threshold: threshold)
-                {
-                    // Unless the standard result's period divides the one found near the latch
-                    // and the window repeats at it as well: then the near one is a subharmonic
-                    // of the standard (a new, higher note after a low one: every period-T
-                    // window dips at kT too) and the shortest period wins, as in YIN.
-                    let subharmonicNear =
-                        yin.map { y in
-                            let k = (near.lag / y.lag).rounded()
-                            guard k >= 2 && abs(near.lag / (k * y.lag) - 1) < 0.03 else { return false }
-                            let dShort = yinInput.normalizedDifference(near: Int(y.lag.rounded()), radius: 1)
-                            let dNear = yinInput.normalizedDifference(near: Int(near.lag.rounded()), radius: 1)
-                            return dShort <= 0.05 && dShort <= dNear + 0.01
-                        } ?? false
-                    if !subharmonicNear && (yin == nil || multiple || near.confidence >= yin!.confidence - 0.05) { yin = near }
-                }
-            }
-        }
-        lastYin = yin
+        guard let r2 = combine(yin: y2, ac: a2) else { return (nil, nil, false) }
+        lastYin = y2; lastPearson = a2
+        return (r2, a2, true)
+    }
 
-        // 2. Band combination; if it fails, the same on the rumble-free window.
-        var result = combine(yin: yin, ac: rawPearson())
-        var retryPearson: PearsonPeakSearch.Result?
-        var retried = false
-        if result == nil, let clean = rumbleFree {
-            let y2: LagEstimate?, a2: PearsonPeakSearch.Result?
-            if let r = ahead?.retry {
-                (y2, a2) = (r.yin, r.pearson)
-            } else {
-                filtered.analyse(clean)
-                (y2, a2) = HybridPitchDetector.retrySearch(filtered, minLag: minLag, maxLag: maxLag)
-            }
-            if let r2 = combine(yin: y2, ac: a2) {
-                result = r2; lastYin = y2; lastPearson = a2; retryPearson = a2; retried = true
-            }
+    /// Step 3: the Spectral Harmonic Fingerprint rescue, above the noise floor; returns the
+    /// estimate and its harmonic evidence.
+    private func rescueStep(
+        _ window: UnsafePointer<Float>, ahead: PreparedWindow?
+    ) -> (PitchEstimate?, HarmonicFingerprint.Evidence?) {
+        guard level > noiseFloor.effective else {
+            fingerprint.record(midi: -1)
+            return (nil, nil)
         }
-
-        // 3. Rescue.
-        var evidence: HarmonicFingerprint.Evidence?
-        if result == nil {
-            if level > noiseFloor.effective {
-                let probes: RescueProbes
-                if let foreseen = ahead?.probes {
-                    probes = foreseen
-                } else {
-                    fingerprint.load(window)
-                    raw.computeLags()
-                    ownProbes.probe(raw, fingerprint: fingerprint, minLag: minLag, maxLag: maxLag)
-                    probes = ownProbes
-                }
-                if let (f, ev, score) = rescue(probes, window: window, loaded: probes === ownProbes) {
-                    result = PitchEstimate(frequency: f, confidence: min(1, score), source: .fingerprint)
-                    evidence = ev
-                }
-            } else {
-                fingerprint.record(midi: -1)
-            }
+        let probes: RescueProbes
+        if let foreseen = ahead?.probes {
+            probes = foreseen
+        } else {
+            fingerprint.load(window)
+            raw.computeLags()
+            ownProbes.probe(raw, fingerprint: fingerprint, minLag: minLag, maxLag: maxLag)
+            probes = ownProbes
         }
-        let previous = previousCandidate
-        previousCandidate = result?.frequency ?? 0
-        guard let candidate = result else { return nil }
+        guard let (f, ev, score) = rescue(probes, window: window, loaded: probes === ownProbes) else { return (nil, nil) }
+        return (PitchEstimate(frequency: f, confidence: min(1, score), source: .fingerprint), ev)
+    }
 
-        // 4. Mains hum is not a note. Nor, for a moment after it, is a period within 3.5 % of
-        //    it: a note starting or dying over the hum pulls the hum's period off the exact
-        //    mains (a flute's slow attack read 60.3 → 61.8 Hz, "B1", for 0.1 s), while a real
-        //    note that close to the mains is only held back that moment.
+    /// Step 4: mains hum is not a note. Nor, for a moment after it, is a period within 3.5 %
+    /// of it: a note starting or dying over the hum pulls the hum's period off the exact
+    /// mains (a flute's slow attack read 60.3 → 61.8 Hz, "B1", for 0.1 s), while a real note
+    /// that close to the mains is only held back that moment. True: reject `candidate`.
+    private func rejectsMains(_ candidate: PitchEstimate, latched: Double?) -> Bool {
         if HarmonicFingerprint.isMainsLike(candidate.frequency) {
             // Hum is steady and holds the display blank: only a run of exact mains periods
             // while nothing is latched opens the window (not a played note's vibrato
             // crossing one: a cello's B2 at 120.6 Hz).
             humRun = latched == nil ? humRun + 1 : 0
             if humRun >= HumContext.minRun { humHops = HumContext.hops }
-            return nil
+            return true
         }
         humRun = 0
         if humHops > 0 {
             humHops -= 1
-            if HarmonicFingerprint.isMainsLike(candidate.frequency, tolerance: HumContext.tolerance) { return nil }
+            if HarmonicFingerprint.isMainsLike(candidate.frequency, tolerance: HumContext.tolerance) { return true }
         }
+        return false
+    }
 
-        // 5. Harmonic gate for new low notes.
+    /// Step 5: the harmonic gate for new notes below 200 Hz, bypassed by a strong, stable
+    /// autocorrelation.
+    private func passesHarmonicGate(
+        _ candidate: PitchEstimate, window: UnsafePointer<Float>, latched: Double?, _ gate: GateInput
+    ) -> Bool {
         let isNew = latched.map { !HybridPitchDetector.sameNote($0, candidate.frequency, tolerance: 0.6) } ?? true
-        if isNew && candidate.frequency < 200 {
-            // Strong autocorrelation bypasses the gate (pure tones have no harmonics), when the
-            // pitch is also stable to 25 ¢ since the last hop: narrowband rumble correlates
-            // strongly too, but its period wanders.
-            let stable = previous > 0 && abs(1200 * log2(candidate.frequency / previous)) < 25
-            let strongAC =
-                stable
-                && ((retried ? retryPearson : rawPearson()).map {
-                    $0.estimate.confidence >= 0.90 && HybridPitchDetector.sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
-                } ?? false)
-            if !strongAC {
-                if evidence == nil { fingerprint.load(window); evidence = fingerprint.evaluate(f0: candidate.frequency) }
-                var ev = evidence!
-                if ev.present == 0 { ev.score = 0 } // the decay term means nothing without harmonics
-                let f = candidate.frequency
-                let pass: Bool
-                if f < 80 {
-                    pass = ev.present >= 2 || ev.score >= 0.35
-                } else if f < 130 {
-                    pass = ev.present >= 1 || ev.score >= 0.20
-                } else {
-                    pass = ev.present >= 1 || ev.score >= 0.15
-                }
-                if !pass || ev.rejected { return nil }
-            }
+        guard isNew && candidate.frequency < 200 else { return true }
+        // Strong autocorrelation bypasses the gate (pure tones have no harmonics), when the
+        // pitch is also stable to 25 ¢ since the last hop: narrowband rumble correlates
+        // strongly too, but its period wanders.
+        let previous = gate.previous
+        let stable = previous > 0 && abs(1200 * log2(candidate.frequency / previous)) < 25
+        let strongAC =
+            stable
+            && ((gate.retried ? gate.retryPearson : rawPearson()).map {
+                $0.estimate.confidence >= 0.90 && HybridPitchDetector.sameNote($0.estimate.frequency(sampleRate: sampleRate), candidate.frequency)
+            } ?? false)
+        if strongAC { return true }
+        var ev: HarmonicFingerprint.Evidence
+        if let e = gate.evidence {
+            ev = e
+        } else {
+            fingerprint.load(window)
+            ev = fingerprint.evaluate(f0: candidate.frequency)
         }
-        return candidate
+        if ev.present == 0 { ev.score = 0 } // the decay term means nothing without harmonics
+        let f = candidate.frequency
+        let pass: Bool
+        if f < 80 {
+            pass = ev.present >= 2 || ev.score >= 0.35
+        } else if f < 130 {
+            pass = ev.present >= 1 || ev.score >= 0.20
+        } else {
+            pass = ev.present >= 1 || ev.score >= 0.15
+        }
+        return pass && !ev.rejected
     }
 
     /// Band combination of seed 004 §6: above 95 Hz YIN; 65–95 Hz YIN at confidence ≥ 0.88
@@ -326,41 +268,6 @@ public final class HybridPitchDetector {
     /// reported as `.yin`).
     private func combine(yin: LagEstimate?, ac: @autoclosure () -> PearsonPeakSearch.Result?) -> PitchEstimate? {
         HybridPitchDetector.combine(yin: yin, ac: ac(), sampleRate: sampleRate)
-    }
-
-    /// A window's level (dBFS RMS).
-    static func level(of a: LagAnalysis) -> Double {
-        let ms = a.energy / Double(a.size)
-        return ms > 1e-24 ? 10 * log10(ms) : -240
-    }
-
-    /// Whether the estimators can read the window at all. Below −140 dBFS, or (nearly) pure
-    /// DC: a constant window is "periodic" at every lag and its difference function is
-    /// single-precision rounding noise (it read as the shortest lag, "B6 −49.4 ¢"). The
-    /// varying part must be above −140 dBFS and within 50 dB of the DC.
-    static func isReadable(_ a: LagAnalysis) -> Bool {
-        let ms = a.energy / Double(a.size), acMs = a.acEnergy / Double(a.size)
-        return ms > 1e-14 && acMs > max(1e-14, 1e-5 * ms)
-    }
-
-    /// The search of the rumble-free retry (step 2) on its analysed window: YIN without the
-    /// octave check, and the autocorrelation peak.
-    static func retrySearch(_ a: LagAnalysis, minLag: Int, maxLag: Int) -> (LagEstimate?, PearsonPeakSearch.Result?) {
-        (YinSearch.search(a, minLag: minLag, maxLag: maxLag), PearsonPeakSearch.search(a, minLag: minLag, maxLag: maxLag))
-    }
-
-    /// `combine` for a sample rate (`HopPreparer` foresees the detector's fallbacks with it).
-    static func combine(
-        yin: LagEstimate?, ac: @autoclosure () -> PearsonPeakSearch.Result?, sampleRate: Double
-    ) -> PitchEstimate? {
-        guard let y = yin else { return nil }
-        let fy = y.frequency(sampleRate: sampleRate)
-        if fy > 95 { return PitchEstimate(frequency: fy, confidence: y.confidence, source: .yin) }
-        let agree = ac().map { sameNote($0.estimate.frequency(sampleRate: sampleRate), fy) } ?? false
-        if fy > 95 || (fy >= 65 && (y.confidence >= 0.88 || agree)) || agree {
-            return PitchEstimate(frequency: fy, confidence: y.confidence, source: agree ? .both : .yin)
-        }
-        return nil
     }
 
     /// The autocorrelation peak of the raw window, computed once per window on first use
@@ -377,11 +284,6 @@ public final class HybridPitchDetector {
             lastPearson = rawPearsonCache
         }
         return rawPearsonCache
-    }
-
-    /// Same MIDI note: within `tolerance` semitones (0.5 = rounds to the same note).
-    @inline(__always) static func sameNote(_ a: Double, _ b: Double, tolerance: Double = 0.5) -> Bool {
-        abs(12 * log2(a / b)) < tolerance
     }
 
     /// SHF rescue: candidates are the deepest YIN dips and highest Pearson peaks of the
@@ -416,26 +318,4 @@ public final class HybridPitchDetector {
         let refined = YinSearch.refine(raw, bestLag)
         return (sampleRate / refined.lag, bestEvidence, bestScore)
     }
-}
-
-/// How long and how near to the mains a period is taken for hum after exact hum.
-enum HumContext {
-    /// Hops (about 0.13 s at 512 samples and 48 kHz).
-    static let hops = 12
-    /// Hops of exact hum in a row that open it.
-    static let minRun = 10
-    /// Relative distance from 50, 60, 100, 120, 150 or 180 Hz.
-    static let tolerance = 0.035
-}
-
-/// The latch-aware filter's sanity check (see `HybridPitchDetector.detect`).
-enum LatchFilter {
-    /// Least share of the window's energy the low-pass must keep for YIN to read the
-    /// filtered window.
-    static let minKeptEnergy = 0.2
-}
-
-extension Note {
-    /// Fractional MIDI number for A4 = 440 Hz (used only to bucket rescue candidates).
-    @inline(__always) static func midiValueApprox(_ f: Double) -> Double { 69 + 12 * log2(f / 440) }
 }

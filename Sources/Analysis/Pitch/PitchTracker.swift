@@ -20,32 +20,32 @@ public final class PitchTracker {
     /// Analysis window (samples) and hop (samples).
     public let windowSize: Int, hopSize: Int
     public let detector: HybridPitchDetector
-    private let firstPartial: FirstPartialTracker
+    let firstPartial: FirstPartialTracker
     /// The first partial of low notes (below `longWindowLimit`) over `longSize` samples: a
     /// 31 Hz note spans 1.3 periods of the window and its period estimate wanders by several
     /// cents, in rumble by tens (`firstPartial` does not reach below 4 bins of the window).
-    private let lowPartial: FirstPartialTracker
+    let lowPartial: FirstPartialTracker
     /// The same measurement on every hop while a note below `firstPartial`'s range is
     /// latched, for holding the display only (`lowPartial` is armed by the scatter and
     /// refines the reading).
-    private let lowHold: FirstPartialTracker
+    let lowHold: FirstPartialTracker
     /// The second partial of notes below `firstPartial`'s range, over `longSize` samples:
     /// its half refines the period estimate of a low stiff string (within
     /// `secondPartialTolerance`).
-    private let secondPartial: FirstPartialTracker
+    let secondPartial: FirstPartialTracker
     /// The third partial of notes from `rumbleCutoff` / 3 up to `firstPartial`'s range, over
     /// `longSize` samples: its third takes over when the second partial has faded away.
-    private let thirdPartial: FirstPartialTracker
+    let thirdPartial: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`).
-    private var longRing: MirroredRing
+    var longRing: MirroredRing
     /// `samplesSeen` when the long window's Σx² was last measured (-1 = never), and that Σx².
-    private var longWindowAt = -1
-    private var longEnergy = 0.0
+    var longWindowAt = -1
+    var longEnergy = 0.0
     /// The last detection on the latched note (Hz) and the hop-to-hop variance of the
     /// detections there (cents², smoothed over about ten hops).
-    private var previousRaw: Double?
-    private var rawScatter = 0.0
+    var previousRaw: Double?
+    var rawScatter = 0.0
     /// Variance (cents²) of the period estimate above which a low note's long-window partial
     /// replaces it: a standard deviation of 10 cents. Below it (a clean or reverberant low
     /// note) the period estimate is the better one: the long window's phase wanders by a few
@@ -109,30 +109,30 @@ public final class PitchTracker {
     public var longSize: Int { longRing.count }
     public private(set) var tuner: TunerDisplay
     /// The input through `highPass`.
-    private var hpRing: MirroredRing
-    private var highPass = StreamingHighPass()
+    var hpRing: MirroredRing
+    var highPass = StreamingHighPass()
     /// The input through a fixed 150 Hz high-pass (the detector's rumble-free retry).
-    private var fixedRing: MirroredRing
-    private var fixedHighPass = StreamingHighPass()
+    var fixedRing: MirroredRing
+    var fixedHighPass = StreamingHighPass()
     /// Cutoff of the fixed high-pass (Hz).
     public static let rumbleCutoff = 150.0
     /// Hops since the high-pass cutoff last changed (its window is clean after a full window).
-    private var hpAge = 0
-    private var filled = 0
-    private var sinceHop = 0
-    private var samplesSeen = 0
-    private var tail = TailGate()
+    var hpAge = 0
+    var filled = 0
+    var sinceHop = 0
+    var samplesSeen = 0
+    var tail = TailGate()
     /// Whether `firstPartial`'s phase history was measured on the high-passed window (a
     /// switch between it and the raw window changes the phase reference).
-    private var partialOnHighPass = false
+    var partialOnHighPass = false
     /// Consecutive hops whose first partial agreed with the latch within `sustainTolerance`.
-    private var partialRun = 0
+    var partialRun = 0
     /// The latched note's loudest level so far (dB) and the latch it was measured on (Hz;
     /// 0 = none).
-    private var notePeak = 0.0, notePeakFrequency = 0.0
+    var notePeak = 0.0, notePeakFrequency = 0.0
 
     /// The detector's estimate for the last hop (unlatched; nil = no pitch).
-    public private(set) var raw: PitchEstimate?
+    public internal(set) var raw: PitchEstimate?
     /// What the tuner displays after the last hop; nil shows `---`.
     public var display: TunerReading? { tuner.reading }
     /// Media time (s) at the end of the last analysed hop.
@@ -243,6 +243,8 @@ public final class PitchTracker {
         }
     }
 
+    /// One hop: the detector's estimate, refined by the latched note's partials, held by
+    /// them through a tail, gated, fed to the display; then the high-pass follows the latch.
     private func analyseHop(prepared: PreparedWindow?) {
         // The windows, oldest sample first (zeros before the rings first fill).
         let window = longRing.latest(windowSize)
@@ -259,64 +261,14 @@ public final class PitchTracker {
             : detector.detect(
                 window, highPassed: hpReady ? hpWindow : nil, rumbleFree: fixedWindow, latched: latched,
                 prepared: prepared)
-        // A low note's first partial over the long window, measured on every hop while the
-        // latch holds it (hops without a detection included: the phase history stays whole)
-        // and the period estimate scatters by more than 5 cents (armed before it is used).
-        var low: Double?
-        if let l = latched, l < PitchTracker.longWindowLimit, samplesSeen >= longRing.count,
-            rawScatter > PitchTracker.lowScatterThreshold / 4
-        {
-            low = refineLow(estimate: l)
-        } else {
-            lowPartial.reset()
-        }
-        // The latched note's first partial, probed at the latch on every hop while it holds
-        // (hops without a detection included, so a fading note's phase history stays whole),
-        // on the high-passed window once it is ready (a fixed filter shifts a steady partial's
-        // phase by a constant, so the phase advance is unchanged; the rumble under the note
-        // is gone). Public set, rumble: tuner-grade p95 6.45 → 5.44 ¢, median 0.94 → 0.78.
-        var partial: Double?
-        var faded = false
-        if let l = latched {
-            if notePeakFrequency == 0 || abs(12 * log2(l / notePeakFrequency)) > 0.6 {
-                notePeak = detector.level
-                notePeakFrequency = l
-            }
-            notePeak = max(notePeak, detector.level)
-        } else {
-            notePeakFrequency = 0
-        }
-        if let l = latched, l >= firstPartial.minimumFrequency {
-            faded = notePeak - detector.level > PitchTracker.fadedBy
-            if partialOnHighPass != hpReady { firstPartial.reset(); partialOnHighPass = hpReady }
-            let src = hpReady ? hpWindow : window
-            let energy = hpReady ? spv_energy(hpWindow, Int32(windowSize)) : detector.windowEnergy
-            partial = firstPartial.refine(
-                src, endSample: samplesSeen, estimate: l, energy: energy, lag: faded ? partialLag(l) : 1, shorter: true)
-        } else {
-            firstPartial.reset()
-        }
-        // Below that range, half the second partial over the long window (it sits 1.5·B above
-        // the first: 0.26 ¢ for B = 1e-4), which takes over from a period estimate pulled
-        // sharp by the stretched upper partials of a low stiff string only when the two agree
-        // within `secondPartialTolerance`. While it is measured it also holds a fading note
-        // (below), in place of `lowHold`.
-        var fromSecond = false, fromThird = false
-        if let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count {
-            partial = refineLow(estimate: 2 * l, tracker: secondPartial).map { $0 / 2 }
-            fromSecond = partial != nil
-            // The third partial, measured on every hop (its phase history stays whole), takes
-            // over when the second has faded.
-            if 3 * l >= PitchTracker.rumbleCutoff {
-                let third = refineLow(estimate: 3 * l, tracker: thirdPartial, minShare: PitchTracker.thirdPartialShare)
-                if partial == nil, let f = third { partial = f / 3; fromThird = true }
-            } else {
-                thirdPartial.reset()
-            }
-        } else {
-            secondPartial.reset()
-            thirdPartial.reset()
-        }
+        let low = measureLowPartial(latched: latched)
+        trackNotePeak(latched: latched)
+        // At most one of the two is measured: the first partial from its range up, the
+        // second or third below it.
+        let (first, faded) = measureFirstPartial(
+            latched: latched, window: hpReady ? hpWindow : window, onHighPass: hpReady)
+        let (upper, fromSecond, fromThird) = measureUpperPartials(latched: latched)
+        var partial = first ?? upper
         if let f = partial, let l = latched, abs(1200 * log2(f / l)) > 50 { partial = nil }
         let tolerance: Double
         if fromThird {
@@ -326,99 +278,29 @@ public final class PitchTracker {
         } else {
             tolerance = faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance
         }
-        if var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 {
-            // How much the period estimate scatters from hop to hop on the latched note (cents²).
-            if let p = previousRaw {
-                let d = 1200 * log2(e.frequency / p)
-                rawScatter += (d * d / 2 - rawScatter) * 0.1
-            }
-            previousRaw = e.frequency
-            if let f = low, abs(1200 * log2(f / l)) < 50, rawScatter > PitchTracker.lowScatterThreshold {
-                // Where the period estimate scatters by more than 10 cents from hop to hop (a
-                // 31 Hz note spans 1.3 periods of the window; rumble or noise under a bass
-                // note), the long window's partial, probed at the latch, replaces it when it
-                // agrees with the latch.
-                e.frequency = f
-                raw = e
-            } else if let f = partial, abs(1200 * log2(f / e.frequency)) < tolerance {
-                // Fine frequency from the first partial while latched on the same note (stiff
-                // strings; a fading note whose period estimate drifts in noise).
-                e.frequency = f
-                raw = e
-            }
-        } else {
-            if latched == nil {
-                previousRaw = nil
-                rawScatter = 0
-            }
-        }
-        // A note whose period the detector no longer finds (a decaying tail under noise)
-        // while its first partial still holds at the latch, phase-coherent from hop to hop,
-        // keeps the display (the `--raw` estimate stays the detector's).
-        var shown = raw
-        // Below `firstPartial`'s range, the long window's partial, once the note has faded by
-        // `lowHoldAfter` (an 8192-point probe per hop): it only holds the display,
-        // at the latched frequency (it scatters more than the period estimate it would
-        // replace; public set, rumble tuner-grade p95 5.44 ¢ holding at the latch, 5.57 at
-        // the partial).
-        var holdOnly = false
-        if partial == nil, let l = latched, l < firstPartial.minimumFrequency, samplesSeen >= longRing.count,
-            notePeak - detector.level > PitchTracker.lowHoldAfter
-        {
-            partial = refineLow(estimate: l, tracker: lowHold)
-            holdOnly = true
-        } else {
-            lowHold.reset()
-        }
-        if let l = latched, let f = partial, abs(1200 * log2(f / l)) < PitchTracker.sustainTolerance {
-            partialRun += 1
-            if raw == nil, partialRun >= 2 {
-                shown = PitchEstimate(frequency: holdOnly ? l : f, confidence: min(1, (holdOnly ? lowHold : firstPartial).share), source: .partial)
-            }
-        } else {
-            partialRun = 0
-        }
+        refineRaw(latched: latched, low: low, partial: partial, tolerance: tolerance)
+        let shown = heldByPartial(latched: latched, partial: partial)
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
-        // A reading at the 2nd, 3rd or 4th harmonic of the shown note: does the shown note
-        // still sound? Its own harmonics that the new reading cannot explain say so.
-        var stillSounding = false
-        if let s = tuner.reading?.frequency, let e = shown {
-            let interval = 12 * log2(e.frequency / s)
-            if let k = (2...4).first(where: { abs(interval - 12 * log2(Double($0))) < 0.6 }) {
-                let mask = detector.harmonicsPresent(in: window, f0: s)
-                var orphans = 0
-                for h in 2...8 where h % k != 0 && mask & (1 << h) != 0 { orphans += 1 }
-                stillSounding = orphans >= PitchTracker.stillSoundingHarmonics
-            }
-        }
+        let stillSounding = shownStillSounds(shown, window: window)
         tuner.feed(
             tail.gate(shown, level: detector.level, shown: tuner.reading?.frequency, time: time, stillSounding: stillSounding),
             time: time, weight: weight)
-        // Retune the streaming high-pass to 0.6 × the (new) latched f0; hysteresis of a semitone.
-        // (At half of it, rumble at the note's octave and twelfth below came through: the
-        // public set's rumble condition went from 96.9 to 98.5 % RPA at 0.6, nothing else moved.)
-        let target = tuner.latchedFrequency.map { 0.6 * $0 } ?? 0
-        if target < 20 {
-            if highPass.cutoff != 0 { highPass.setCutoff(0, sampleRate: Double(sampleRate)); hpAge = 0 }
-        } else if highPass.cutoff == 0 || abs(12 * log2(target / highPass.cutoff)) > 1 {
-            highPass.setCutoff(target, sampleRate: Double(sampleRate)); hpAge = 0
-        }
-        hpAge += 1
+        retuneHighPass()
     }
 }
 
 extension PitchTracker {
     /// Hops back a partial near `estimate` is measured over: as many as keep the phase
     /// advance under half a turn for a partial within `semitones` of the probe.
-    private func partialLag(_ estimate: Double, within semitones: Double = 0.3) -> Int {
+    func partialLag(_ estimate: Double, within semitones: Double = 0.3) -> Int {
         let spread = estimate * (pow(2, semitones / 12) - 1)
         return Int(Double(sampleRate) / (2 * Double(hopSize) * spread))
     }
 
     /// `lowPartial` (or `tracker`) on the newest `longSize` samples (their Σx² measured once
     /// per hop).
-    private func refineLow(
+    func refineLow(
         estimate: Double, tracker: FirstPartialTracker? = nil, minShare: Double = FirstPartialTracker.minShare
     ) -> Double? {
         let n = longRing.count
@@ -431,84 +313,5 @@ extension PitchTracker {
         return (tracker ?? lowPartial).refine(
             longWindow, endSample: samplesSeen, estimate: estimate, energy: longEnergy, minShare: minShare, retune: 0.5,
             lag: partialLag(estimate, within: 0.6))
-    }
-}
-
-/// Keeps a decaying tail from showing a lower note or its own octave above (issue 19). As a note fades into hum,
-/// rumble or noise, the detector can find the hum or a subharmonic of the note; the display
-/// must keep the note it had or go blank. A lower note is accepted only when it comes with
-/// an onset (the level rising ≥ `onsetRise` dB over the quietest of the last 8 hops, within
-/// the last `onsetHold` hops) or while the level is within `tailDrop` dB of its recent peak
-/// (a legato change at the same loudness).
-struct TailGate {
-    static let onsetRise = 6.0
-    static let onsetHold = 12
-    static let tailDrop = 6.0
-    /// How far (semitones) a tail reading may be from the shown note's octave above and still
-    /// count as it: a fading nylon-string E5 in rumble read its octave 79 cents flat (11.2
-    /// semitones up) and latched there for its last 0.7 s.
-    static let octaveTolerance = 1.0
-    /// Longest hold (s) of the shown note through blocked tail readings.
-    static let maxHold = 1.0
-    private var lastSame = -Double.infinity
-    /// Release of the peak hold (dB per hop: 6 dB/s at 48 kHz / 512).
-    static let peakRelease = 0.064
-    private var peak = -240.0
-    private var levels = (-240.0, -240.0, -240.0, -240.0, -240.0, -240.0, -240.0, -240.0)
-    private var index = 0
-    private var sinceOnset = Int.max / 2
-    /// The frequency the display last showed (Hz), kept after it releases.
-    private var lastShown: Double?
-    /// The note shown before the last change of note, and when it changed.
-    private var earlierShown: Double?
-    private var changedAt = -Double.infinity
-    /// Seconds after a change of note in which going back to the earlier note is free.
-    static let returnWindow = 2.0
-
-    /// The estimate to feed the display: `estimate`, or nil when it is a different note in a tail.
-    mutating func gate(
-        _ estimate: PitchEstimate?, level: Double, shown: Double?, time: Double, stillSounding: Bool = false
-    ) -> PitchEstimate? {
-        var quietest = level
-        withUnsafeBytes(of: levels) { for v in $0.bindMemory(to: Double.self) { quietest = min(quietest, v) } }
-        withUnsafeMutableBytes(of: &levels) { $0.bindMemory(to: Double.self)[index] = level }
-        index = (index + 1) & 7
-        if level >= quietest + TailGate.onsetRise { sinceOnset = 0 } else { sinceOnset += 1 }
-        peak = max(level, peak - TailGate.peakRelease)
-        if let f = shown {
-            if let l = lastShown, abs(12 * log2(f / l)) >= 0.6 { earlierShown = l; changedAt = time }
-            lastShown = f
-        }
-        guard let e = estimate, let last = lastShown else { return estimate }
-        // Lower than the shown note by more than the display's same-note window (0.6
-        // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
-        // rumble). Or its octave above (within `octaveTolerance`): the fundamental fading
-        // under the second partial (a piano's unison strings beating the fundamental to a
-        // null every second or so). Other higher readings are left alone: they cannot be the
-        // hum, and blocking them would keep a wrong latch.
-        let interval = 12 * log2(e.frequency / last)
-        if abs(interval) < 0.6 { lastSame = time }
-        // A harmonic of the shown note without an onset while the shown note's other
-        // harmonics are still there: the note itself, its period read short (a fading
-        // missing-fundamental bass read its 3rd harmonic). Hold it.
-        if stillSounding, shown != nil, sinceOnset > TailGate.onsetHold {
-            lastSame = time
-            return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source)
-        }
-        let inTail = level < peak - TailGate.tailDrop && sinceOnset > TailGate.onsetHold
-        // The note's own subharmonics (an octave, a twelfth, two octaves down) without an
-        // onset are blocked even where noise holds the level up (rumble at 6 dB under a
-        // decaying note never lets it fall 6 dB).
-        // (A return to the note shown just before, within `returnWindow`, is not blocked: the
-        // shown note may be the wrong one, an octave up at a beating null.)
-        let returning = earlierShown.map { abs(12 * log2(e.frequency / $0)) < 0.6 && time - changedAt <= TailGate.returnWindow } ?? false
-        let subharmonic = !returning && (2...4).contains { k in abs(interval + 12 * log2(Double(k))) < 0.6 }
-        let blocked = (interval <= -0.6 || abs(interval - 12) < TailGate.octaveTolerance) && inTail
-        guard blocked || (subharmonic && sinceOnset > TailGate.onsetHold) else { return estimate }
-        // Blocked. While the note was found within the last `maxHold` seconds, the tail
-        // still carries it under the noise: hold what the display shows (a detection at
-        // the shown frequency); after that, nothing (the display releases).
-        guard shown != nil, time - lastSame <= TailGate.maxHold else { return nil }
-        return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source)
     }
 }

@@ -45,45 +45,45 @@ public final class SpectrumAnalyzer {
     public var musicMode: Bool
 
     /// The auto-level ceiling (dB), starting low so the first loud frame sets it.
-    public private(set) var ceiling: Float = -60
+    public internal(set) var ceiling: Float = -60
     /// The slope (dB/octave) `--tilt auto` applies now.
-    public private(set) var autoSlope: Double = 0
+    public internal(set) var autoSlope: Double = 0
 
-    private let fft: RealFFT
-    private let n: Int
-    private let window: [Float]
-    private let seedScale: Float
-    private let powerScale: Float
-    private let enbw: Float
-    private let binHz: Double
+    let fft: RealFFT
+    let n: Int
+    let window: [Float]
+    let seedScale: Float
+    let powerScale: Float
+    let enbw: Float
+    let binHz: Double
     /// Per band: first bin, bin count; fractional weights of the first and last bin
     /// (power measure); interpolation centre in bins (−1: not narrow).
-    private let first: [Int]
-    private let count: [Int]
-    private let plan: [BandPlan]
+    let first: [Int]
+    let count: [Int]
+    let plan: [BandPlan]
     /// The decimated bass spectrum (band-power path, when it is finer than the main FFT).
-    private let bass: BassSpectrum?
-    private var bassDB: [Float]
-    private var bassLevels: [Float]
-    private var bassCountdown = 0
-    private let bandWeightDB: [Float]
-    private let binWeight: [Float]
-    private var tilt: [Float]
-    private let octaves: [Double]
-    private let fitWeight: [Double]
-    private var longTerm: [Float]
-    private var longTermHops = 0
-    private var autoHop = 0
-    private var history: [Float]
-    private var windowed: [Float]
-    private var re: [Float]
-    private var im: [Float]
-    private var bin: [Float]
+    let bass: BassSpectrum?
+    var bassDB: [Float]
+    var bassLevels: [Float]
+    var bassCountdown = 0
+    let bandWeightDB: [Float]
+    let binWeight: [Float]
+    var tilt: [Float]
+    let octaves: [Double]
+    let fitWeight: [Double]
+    var longTerm: [Float]
+    var longTermHops = 0
+    var autoHop = 0
+    var history: [Float]
+    var windowed: [Float]
+    var re: [Float]
+    var im: [Float]
+    var bin: [Float]
     /// dB of the bins the narrow bands interpolate (0 … the highest one's k + 1).
-    private var lowDB: [Float]
-    private var hopIndex = 0
-    private let levelUnit: String
-    private var samplesSeen = 0
+    var lowDB: [Float]
+    var hopIndex = 0
+    let levelUnit: String
+    var samplesSeen = 0
 
     /// The seed's analysis (music mode: seed tilt; mic mode: none).
     public convenience init(sampleRate: Int, musicMode: Bool = true, gainDB: Float = 0) {
@@ -110,29 +110,9 @@ public final class SpectrumAnalyzer {
         binHz = Double(sr) / Double(n)
         let half = n / 2
         let b = lay.count
-        var f = [Int](repeating: 0, count: b), c = [Int](repeating: 0, count: b)
-        var w0 = [Float](repeating: 1, count: b), w1 = [Float](repeating: 1, count: b)
-        var cb = [Float](repeating: -1, count: b)
         let seedLevels = config.tilt.usesSeedLevels
-        for i in 0..<b {
-            let lo = lay.lower[i], hi = lay.upper[i]
-            if lo >= Double(sr) / 2 { continue }
-            let a = lo / binHz, z = min(hi / binHz, Double(half) + 0.5)
-            // Bin k stands for [k − ½, k + ½)·binHz; a band takes every bin overlapping it.
-            let k0 = max(Int((a - 0.5).rounded(.down)) + 1, 0)
-            let k1 = min(Int((z + 0.5).rounded(.up)) - 1, half)
-            f[i] = min(k0, k1); c[i] = max(k1 - k0 + 1, 1)
-            if !seedLevels {
-                if c[i] == 1 {
-                    w0[i] = Float(z - a); w1[i] = w0[i]
-                } else {
-                    w0[i] = Float(min(Double(f[i]) + 0.5, z) - a)
-                    w1[i] = Float(z - (Double(f[i] + c[i] - 1) - 0.5))
-                }
-                if z - a < 3 { cb[i] = Float(min(max(lay.centers[i] / binHz, 1), Double(half - 1))) }
-            }
-        }
-        first = f; count = c
+        let bins = BinRanges(layout: lay, sampleRate: sr, binHz: binHz, half: half, seedLevels: seedLevels)
+        first = bins.first; count = bins.count
         let weighting = config.weighting
         let bwDB = lay.centers.map { Float(weighting.gain($0)) }
         bandWeightDB = bwDB
@@ -140,20 +120,8 @@ public final class SpectrumAnalyzer {
         // range) read the decimated 8192-sample spectrum when it is finer.
         let bassRate = Double(sr) / Double(BassSpectrum.factor * BassSpectrum.size)
         let useBass = !seedLevels && binHz > 1.5 * bassRate
-        var bassUsed = false
-        plan = (0..<b).map { i in
-            let lo = lay.lower[i], hi = lay.upper[i]
-            if useBass && hi <= min(8 * (Double(sr) / Double(n)), 0.065 * Double(sr) / Double(BassSpectrum.factor)) {
-                bassUsed = true
-                var p = BandPlan.make(lo: lo, hi: hi, centre: lay.centers[i], binHz: bassRate, lastBin: BassSpectrum.size / 2)
-                p.weightDB = bwDB[i]
-                p.bass = true
-                return p
-            }
-            return BandPlan(
-                first: Int32(f[i]), count: lo >= Double(sr) / 2 ? 0 : Int32(c[i]), wFirst: w0[i], wLast: w1[i],
-                centreBin: cb[i], weightDB: bwDB[i], bass: false)
-        }
+        plan = bins.plans(layout: lay, sampleRate: sr, n: n, weightDB: bwDB, useBass: useBass, bassRate: bassRate)
+        let bassUsed = plan.contains { $0.bass }
         bass = bassUsed ? BassSpectrum(sampleRate: sr, maxHop: config.hopSize) : nil
         bassLevels = [Float](repeating: -200, count: b)
         binWeight = (0...half).map { k in
@@ -171,11 +139,7 @@ public final class SpectrumAnalyzer {
         case .slope(let s): tilt = oct.map { Float(s * $0) }
         case .seedUntilted, .auto: tilt = [Float](repeating: 0, count: b)
         }
-        switch config.weighting {
-        case .none: levelUnit = seedLevels ? "dB" : "dBFS"
-        case .itu468: levelUnit = "dB(468)"
-        default: levelUnit = "dB(\(config.weighting.rawValue))"
-        }
+        levelUnit = SpectrumAnalyzer.levelUnit(config.weighting, seedLevels: seedLevels)
         history = [Float](repeating: 0, count: max(n, 2048))
         windowed = [Float](repeating: 0, count: n)
         re = [Float](repeating: 0, count: half + 1)
@@ -219,7 +183,28 @@ public final class SpectrumAnalyzer {
         }
         samplesSeen += hopSize
         bass?.push(hop)
-        // Level of the hop itself (time domain).
+        measureLevel(of: hop, into: &frame)
+        let peakBin = powerSpectrum(hop, inPlace: inPlace)
+        frame.peakHz = peakFrequency(peakBin)
+        if config.tilt.usesSeedLevels {
+            seedBands(into: &frame)
+        } else {
+            powerBands(into: &frame)
+        }
+        frame.waveform.withUnsafeMutableBufferPointer { wf in
+            history.withUnsafeBufferPointer { stored in
+                let h = inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored
+                let base = h.count - 2048
+                for i in 0..<SpectrumAnalyzer.waveformLength { wf[i] = h[base + i * 4] }
+            }
+        }
+        frame.index = hopIndex
+        hopIndex += 1
+        frame.time = Double(samplesSeen) / Double(sampleRate)
+    }
+
+    /// The hop's own level (time domain): RMS and peak in dB.
+    private func measureLevel(of hop: UnsafeBufferPointer<Float>, into frame: inout SpectrumFrame) {
         var sq: Float = 0, pk: Float = 0
         do {
             var s4 = SIMD4<Float>(), p4 = SIMD4<Float>()
@@ -237,7 +222,12 @@ public final class SpectrumAnalyzer {
         }
         frame.rmsDB = 10 * log10f(max(sq / Float(hopSize), 1e-20))
         frame.peakDB = 20 * log10f(max(pk, 1e-10))
+    }
 
+    /// The last `n` samples (the history, or the hop itself when `inPlace`) × window → real
+    /// FFT → bin power in `bin` (the seed's or the band-power scale). Returns the loudest bin.
+    private func powerSpectrum(_ hop: UnsafeBufferPointer<Float>, inPlace: Bool) -> Int {
+        let len = history.count
         let half = n / 2
         let seedLevels = config.tilt.usesSeedLevels
         var peakBin = 0
@@ -287,22 +277,7 @@ public final class SpectrumAnalyzer {
                 }
             }
         }
-        frame.peakHz = peakFrequency(peakBin)
-        if seedLevels {
-            seedBands(into: &frame)
-        } else {
-            powerBands(into: &frame)
-        }
-        frame.waveform.withUnsafeMutableBufferPointer { wf in
-            history.withUnsafeBufferPointer { stored in
-                let h = inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored
-                let base = h.count - 2048
-                for i in 0..<SpectrumAnalyzer.waveformLength { wf[i] = h[base + i * 4] }
-            }
-        }
-        frame.index = hopIndex
-        hopIndex += 1
-        frame.time = Double(samplesSeen) / Double(sampleRate)
+        return peakBin
     }
 
     /// The loudest bin's frequency refined by a parabola through its dB neighbours (Hz).
@@ -313,261 +288,4 @@ public final class SpectrumAnalyzer {
         let off = d < 0 ? min(max(0.5 * (a - c) / d, -0.5), 0.5) : 0
         return (Double(k) + Double(off)) * binHz
     }
-
-    /// The seed's measure: mean dB of the bins, seed tilt, auto-level on the loudest bin.
-    private func seedBands(into frame: inout SpectrumFrame) {
-        let half = n / 2
-        var peak: Float = -200
-        bin.withUnsafeMutableBufferPointer { db in
-            for k in 0...half {
-                let d = 10 * log10f(max(db[k], 1e-20))
-                db[k] = d
-                if d > peak { peak = d }
-            }
-        }
-        let top: Float, bottom: Float
-        if let range = config.dbRange {
-            top = range.upperBound; bottom = range.lowerBound
-        } else {
-            if peak > ceiling { ceiling = peak } else { ceiling -= 0.5 }
-            ceiling = min(max(ceiling, -60), 0)
-            top = min(ceiling + 5, 0)
-            bottom = top - 40
-        }
-        frame.dbTop = top
-        frame.dbBottom = bottom
-        let music = musicMode
-        let gain = gainDB
-        let weighted = config.weighting != .none
-        bin.withUnsafeBufferPointer { db in
-            tilt.withUnsafeBufferPointer { tl in
-                frame.bandDB.withUnsafeMutableBufferPointer { out in
-                    frame.bands.withUnsafeMutableBufferPointer { disp in
-                        for i in 0..<layout.count {
-                            let c = count[i]
-                            var value: Float
-                            if layout.lower[i] >= Double(sampleRate) / 2 {
-                                value = -200
-                            } else {
-                                let f = first[i]
-                                var acc: Float = 0
-                                for k in f..<(f + c) { acc += db[k] }
-                                value = acc / Float(c) + gain
-                                if music { value += tl[i] }
-                                if weighted { value += bandWeightDB[i] }
-                            }
-                            out[i] = value
-                            disp[i] = min(max((value - bottom) / (top - bottom), 0), 1)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Band power in dBFS with interpolation for narrow bands, weighting, tilt, gain.
-    private func powerBands(into frame: inout SpectrumFrame) {
-        bin.withUnsafeBufferPointer { p in
-            lowDB.withUnsafeMutableBufferPointer { d in
-                for k in 0..<d.count { d[k] = fastDecibels(p[k]) }
-            }
-        }
-        if let bass {
-            // The bass window is 8192 samples: a new spectrum every 4096 input samples
-            // (50 % overlap) is all it resolves; in between its bands keep their levels.
-            if bassCountdown <= 0 {
-                bass.analyse()
-                bass.power.withUnsafeBufferPointer { p in
-                    bassDB.withUnsafeMutableBufferPointer { d in
-                        for k in 0..<d.count { d[k] = fastDecibels(p[k]) }
-                    }
-                }
-                bassBands(bass)
-                bassCountdown += 4096
-            }
-            bassCountdown -= hopSize
-        }
-        let gain = gainDB
-        let inv = 1 / enbw
-        let weighted = config.weighting != .none
-        var loudest: Float = -200
-        bin.withUnsafeBufferPointer { p in
-            lowDB.withUnsafeBufferPointer { lowDB in
-                binWeight.withUnsafeBufferPointer { bw in
-                    plan.withUnsafeBufferPointer { plan in
-                        frame.bandDB.withUnsafeMutableBufferPointer { out in
-                            for i in 0..<plan.count {
-                                let b = plan[i]
-                                if b.bass { out[i] = bassLevels[i]; continue }
-                                let f = Int(b.first), c = Int(b.count)
-                                if c == 0 { out[i] = -200; continue }
-                                var acc: Float
-                                if c == 1 {
-                                    acc = p[f] * b.wFirst * (weighted ? bw[f] : 1)
-                                } else if weighted {
-                                    acc = p[f] * bw[f] * b.wFirst + p[f + c - 1] * bw[f + c - 1] * b.wLast
-                                    if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] * bw[k] } }
-                                } else {
-                                    acc = p[f] * b.wFirst + p[f + c - 1] * b.wLast
-                                    if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] } }
-                                }
-                                var value = fastDecibels(acc * inv)
-                                let x = b.centreBin
-                                if x >= 0 {
-                                    // Parabola in dB through the three bins around the centre.
-                                    let interp = interpolatedDB(lowDB, at: x) + b.weightDB
-                                    if interp > value { value = interp }
-                                }
-                                out[i] = value
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if config.tilt == .auto { updateAutoTilt(frame.bandDB) }
-        frame.bandDB.withUnsafeMutableBufferPointer { out in
-            tilt.withUnsafeBufferPointer { tl in
-                for i in 0..<layout.count where out[i] > -200 {
-                    out[i] += tl[i] + gain
-                    if out[i] > loudest { loudest = out[i] }
-                }
-            }
-        }
-        let top: Float, bottom: Float
-        if let range = config.dbRange {
-            top = range.upperBound; bottom = range.lowerBound
-        } else {
-            let fall = 0.5 * Float(hopSize) / 2048
-            if loudest > ceiling { ceiling = loudest } else { ceiling -= fall }
-            ceiling = min(max(ceiling, -60), 10)
-            top = ceiling + 5
-            bottom = top - 40
-        }
-        frame.dbTop = top
-        frame.dbBottom = bottom
-        frame.bandDB.withUnsafeBufferPointer { out in
-            frame.bands.withUnsafeMutableBufferPointer { disp in
-                for i in 0..<layout.count { disp[i] = min(max((out[i] - bottom) / (top - bottom), 0), 1) }
-            }
-        }
-    }
-
-    /// The bands on the bass path: the same measure on the decimated spectrum, weighted
-    /// at the band centre.
-    private func bassBands(_ bass: BassSpectrum) {
-        let inv = 1 / bass.enbw
-        bass.power.withUnsafeBufferPointer { p in
-            bassDB.withUnsafeBufferPointer { db in
-                plan.withUnsafeBufferPointer { plan in
-                    bassLevels.withUnsafeMutableBufferPointer { out in
-                        for i in 0..<plan.count where plan[i].bass {
-                            out[i] = plan[i].level(p, db, inv)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// `--tilt auto`: the long-term average band power (exponential, `autoSeconds`; a plain
-    /// mean while fewer updates have been seen; every 8th hop; silent hops, every band below
-    /// −90 dB, do not count), its energy per octave below and above 800 Hz (50–800 Hz and
-    /// 800 Hz–12.8 kHz, each centred 2 octaves from the pivot: empty bands weigh nothing, so
-    /// a track without deep bass or air is not read as tilted), the slope between the two
-    /// in dB per octave, and `autoFraction` of it taken away (clamped to −3…+6 dB/octave),
-    /// pivoting at 1 kHz, the tilt held constant beyond 125 Hz … 10 kHz. Does not allocate.
-    private func updateAutoTilt(_ levels: [Float]) {
-        let b = layout.count
-        autoHop += 1
-        guard autoHop % 8 == 1, levels.contains(where: { $0 > -90 }) else { return }
-        longTermHops += 1
-        let alpha = Float(max(1 / Double(longTermHops), 8 * Double(hopSize) / (SpectrumAnalyzer.autoSeconds * Double(sampleRate))))
-        var lowE = 0.0, lowW = 0.0, highE = 0.0, highW = 0.0
-        levels.withUnsafeBufferPointer { lv in
-            longTerm.withUnsafeMutableBufferPointer { lt in
-                for i in 0..<b {
-                    lt[i] += (exp2f(max(lv[i], -150) * 0.33219281) - lt[i]) * alpha
-                    let w = fitWeight[i]
-                    if w == 0 { continue }
-                    if octaves[i] < -0.32 { lowE += Double(lt[i]); lowW += w } else { highE += Double(lt[i]); highW += w }
-                }
-            }
-        }
-        guard lowW > 0, highW > 0, lowE > 1e-15, highE > 1e-15 else { return }
-        // Energy per octave in each region; their centres are 4 octaves apart.
-        let slope = (10 * log10(highE / highW) - 10 * log10(lowE / lowW)) / 4
-        autoSlope = min(max(-SpectrumAnalyzer.autoFraction * slope, -3), 6)
-        for i in 0..<b { tilt[i] = Float(autoSlope * min(max(octaves[i], -3), 3.32)) }
-    }
-}
-
-/// What the band-power path needs per band, packed (first bin, bin count — 0 above
-/// Nyquist —, fractional weights of the first and last bin, interpolation centre in bins
-/// or −1, weighting at the centre in dB).
-struct BandPlan {
-    var first: Int32
-    var count: Int32
-    var wFirst: Float
-    var wLast: Float
-    var centreBin: Float
-    var weightDB: Float
-    /// Read from the decimated bass spectrum.
-    var bass: Bool
-}
-
-extension BandPlan {
-    /// The plan of band [lo, hi] (Hz) on a spectrum of `binHz` bins 0 … lastBin, unweighted
-    /// per bin (the weighting goes in at the centre).
-    static func make(lo: Double, hi: Double, centre: Double, binHz: Double, lastBin: Int) -> BandPlan {
-        let a = lo / binHz, z = min(hi / binHz, Double(lastBin) + 0.5)
-        let k0 = max(Int((a - 0.5).rounded(.down)) + 1, 0)
-        let k1 = min(Int((z + 0.5).rounded(.up)) - 1, lastBin)
-        let first = min(k0, k1), count = max(k1 - k0 + 1, 1)
-        var w0: Float = 1, w1: Float = 1
-        if count == 1 {
-            w0 = Float(z - a); w1 = w0
-        } else {
-            w0 = Float(min(Double(first) + 0.5, z) - a)
-            w1 = Float(z - (Double(first + count - 1) - 0.5))
-        }
-        let cb: Float = z - a < 3 ? Float(min(max(centre / binHz, 1), Double(lastBin - 1))) : -1
-        return BandPlan(first: Int32(first), count: Int32(count), wFirst: w0, wLast: w1, centreBin: cb, weightDB: 0, bass: false)
-    }
-
-    /// Band power (dB) from bin powers `p` and their dB `db` (for the interpolation),
-    /// `inv` = 1/ENBW, plus the centre weighting.
-    @inline(__always)
-    func level(_ p: UnsafeBufferPointer<Float>, _ db: UnsafeBufferPointer<Float>, _ inv: Float) -> Float {
-        let f = Int(first), c = Int(count)
-        if c == 0 { return -200 }
-        var acc = p[f] * wFirst
-        if c > 1 {
-            acc += p[f + c - 1] * wLast
-            if c > 2 { for k in (f + 1)..<(f + c - 1) { acc += p[k] } }
-        }
-        var value = fastDecibels(acc * inv)
-        if centreBin >= 0 {
-            let interp = interpolatedDB(db, at: centreBin)
-            if interp > value { value = interp }
-        }
-        return value + weightDB
-    }
-}
-
-/// The spectrum in dB at fractional bin `x` (≥ 1): a parabola through the louder of the
-/// two bins around x and its neighbours (the shape of the window's main lobe near a
-/// peak), or the straight line between the two bins where that parabola opens upward.
-@inline(__always)
-func interpolatedDB(_ db: UnsafeBufferPointer<Float>, at x: Float) -> Float {
-    let k0 = min(Int(x), db.count - 2)
-    let k = min(max(db[k0 + 1] > db[k0] ? k0 + 1 : k0, 1), db.count - 2)
-    let l = db[k - 1], m = db[k], r = db[k + 1]
-    let curve = l - 2 * m + r
-    if curve >= 0 {
-        let t = x - Float(k0)
-        return db[k0] + t * (db[k0 + 1] - db[k0])
-    }
-    let t = x - Float(k)
-    return m + 0.5 * t * (r - l) + 0.5 * t * t * curve
 }

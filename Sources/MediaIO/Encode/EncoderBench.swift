@@ -59,7 +59,7 @@ public final class EncoderBench {
 
     /// Encodes the kept frames with libx264 (same settings as `VideoEncoder`), discarding the
     /// packets. Returns wall seconds.
-    public func encodeKept(fps: Int, preset: String, crf: Int, clock: () -> Double) throws -> Double {
+    public func encodeKept(fps: Int, preset: X264Preset, crf: Int, clock: () -> Double) throws -> Double {
         guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError("libx264 is not available") }
         var ctx = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&ctx) }
@@ -70,7 +70,7 @@ public final class EncoderBench {
         c.pointee.framerate = spv_rational(Int32(fps), 1)
         c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         c.pointee.gop_size = Int32(fps * 2)
-        av_opt_set(c.pointee.priv_data, "preset", preset, 0)
+        av_opt_set(c.pointee.priv_data, "preset", preset.rawValue, 0)
         av_opt_set(c.pointee.priv_data, "crf", String(crf), 0)
         try avCheck(avcodec_open2(c, codec, nil), "avcodec_open2(libx264)", "bench")
         var pkt = av_packet_alloc()

@@ -29,7 +29,7 @@ public final class VideoEncoder: FrameSink {
         public var height: Int
         public var fps: Int
         /// x264 preset (speed/size trade-off) and constant rate factor.
-        public var preset: String = "veryfast"
+        public var preset: X264Preset = .veryfast
         public var crf: Int = 20
         /// Encoder threads (0: the encoder's own choice, for x264 about 1.5 per core).
         public var threads: Int = 0
@@ -156,7 +156,7 @@ public final class VideoEncoder: FrameSink {
         let codecName = String(cString: codec.pointee.name)
         if options.threads > 0 { ctx.pointee.thread_count = Int32(options.threads) }
         if codecName == "libx264" {
-            av_opt_set(ctx.pointee.priv_data, "preset", options.preset, 0)
+            av_opt_set(ctx.pointee.priv_data, "preset", options.preset.rawValue, 0)
             av_opt_set(ctx.pointee.priv_data, "crf", String(options.crf), 0)
         } else if codecName == "libvpx-vp9" || codecName == "libvpx" {
             av_opt_set(ctx.pointee.priv_data, "deadline", "realtime", 0)
