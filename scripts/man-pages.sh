@@ -82,7 +82,17 @@ convert() { # generated page, page name
     see_also "$2"
 }
 
-convert "$src/specviz.1" specviz > "$out/specviz.1.tmp"
+commands() { # the main page's list of commands, from each page's one-line description
+    printf '.Sh COMMANDS\n.Bl -tag -width Ds\n'
+    for c in $pages; do
+        printf '.It Nm specviz %s\n' "$c"
+        sed -n 's/^\.Nd "\(.*\)"$/\1/p' "$src/specviz.$c.1"
+        printf 'See\n.Xr specviz-%s 1 .\n' "$c"
+    done
+    printf '.El\n'
+}
+
+convert "$src/specviz.1" specviz | awk -v list="$(commands)" '/^\.Sh ENVIRONMENT/ { print list } { print }' > "$out/specviz.1.tmp"
 for c in $pages; do
     convert "$src/specviz.$c.1" "specviz-$c" > "$out/specviz-$c.1.tmp"
 done
