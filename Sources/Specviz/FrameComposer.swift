@@ -17,6 +17,9 @@ public final class FrameComposer {
     public private(set) var stateRight: VisualState?
     public private(set) var scene: Scene
     public let layout: Layout
+    /// The mode's builder for these settings, and what the mode reads of them.
+    var builder: any ModeBuilder
+    let modeSettings: ModeSettings
     let rasterizer: Rasterizer
     let glyphs: GlyphProvider?
     /// Media time until which the current beat flash lasts.
@@ -33,6 +36,8 @@ public final class FrameComposer {
 
     public init(settings: RenderSettings, glyphs: GlyphProvider?) {
         self.settings = settings
+        modeSettings = settings.modeSettings
+        builder = settings.mode.unit.makeBuilder(modeSettings)
         self.glyphs = settings.labels || settings.stats ? glyphs : nil
         let labels = settings.labels && glyphs != nil
         var layout = Layout(width: settings.width, height: settings.height, labels: labels)
@@ -128,12 +133,10 @@ public final class FrameComposer {
             buildStereo(right: right, arrangement)
         } else if let artwork {
             // The title and artist go beside or under the cover instead of the title slot.
-            var plain = settings
-            plain.title = nil
-            ModeCatalog.build(settings.mode, state: state, layout: layout, settings: plain, into: &scene)
+            buildMode(state, layout: layout, title: nil)
             if layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
         } else {
-            ModeCatalog.build(settings.mode, state: state, layout: layout, settings: settings, into: &scene)
+            buildMode(state, layout: layout, title: settings.title)
         }
         if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
@@ -147,6 +150,12 @@ public final class FrameComposer {
         }
     }
 
+    /// The mode's frame of `state` (its geometry, strip, labels and overlays: `ModeCatalog.build`).
+    private func buildMode(_ state: VisualState, layout: Layout, title: String?) {
+        ModeCatalog.build(
+            settings.mode, builder: &builder, state: state, layout: layout, settings: modeSettings, title: title, into: &scene)
+    }
+
     /// A stereo frame: the left channel in the top half, the right in the bottom half
     /// (mirrored about the centre line for `.mirror`), each built by the mode at half height.
     private func buildStereo(right: VisualState, _ arrangement: StereoLayout) {
@@ -154,14 +163,12 @@ public final class FrameComposer {
         let mirror = arrangement == .mirror
         var vertex = scene.vertices2D.count, item = scene.items.count
         let top = Layout(width: w, height: half, labels: layout.labels)
-        ModeCatalog.build(settings.mode, state: state, layout: top, settings: settings, into: &scene)
+        buildMode(state, layout: top, title: settings.title)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: 0.5, offset: 0.5, textOffset: 0)
         vertex = scene.vertices2D.count
         item = scene.items.count
-        var plain = settings
-        plain.title = nil
         let bottom = Layout(width: w, height: h - half, labels: layout.labels)
-        ModeCatalog.build(settings.mode, state: right, layout: bottom, settings: plain, into: &scene)
+        buildMode(right, layout: bottom, title: nil)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: mirror ? -0.5 : 0.5, offset: -0.5, textOffset: Float(mirror ? h : half))
         if layout.labels {
             let f = top.fontSize, x = Float(w) - f * 0.45

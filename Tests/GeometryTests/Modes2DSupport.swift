@@ -51,20 +51,11 @@ enum Modes2D {
         return state
     }
 
-    /// The frame as the app composes it for `mode` (ModeCatalog): mode geometry, waveform
-    /// strip, labels and, in bars and curve, the overlays.
+    /// The frame as the app composes it for `mode` (`ModeCatalog.build`): mode geometry,
+    /// waveform strip, labels and, in the modes with overlays, the overlays.
     static func scene(_ mode: VisualizationMode, state: VisualState, layout: Layout, title: String? = nil) -> Scene {
         var scene = Scene(width: layout.width, height: layout.height)
-        switch mode {
-        case .curve: CurveMode().build(state, layout: layout, into: &scene)
-        case .circular: CircularMode().build(state, layout: layout, into: &scene)
-        case .spectrogram: SpectrogramMode().build(state, layout: layout, into: &scene)
-        default: BarsMode().build(state, layout: layout, into: &scene)
-        }
-        WaveformStrip().build(state, layout: layout, into: &scene)
-        let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
-        Labels(style: style).build(state, layout: layout, into: &scene, title: title)
-        if mode == .bars || mode == .curve { OverlayView().build(state, layout: layout, into: &scene) }
+        ModeCatalog.build(mode, state: state, layout: layout, title: title, into: &scene)
         return scene
     }
 

@@ -1,0 +1,15 @@
+/// `--mode spectrogram`: the scrolling heatmap, on the seed's 128×128 grid
+/// (`SpectrogramMode`) or one row per hop (`FullSpectrogramMode`, `ModeSettings.fullResolution`).
+public struct Spectrogram: Mode {
+    public init() {}
+    public var name: String { "spectrogram" }
+    public var summary: String { "scrolling 128x128 heatmap (time up, frequency across)" }
+    public var traits: ModeTraits { ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true, stereo: true) }
+    public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder {
+        settings.fullResolution ? FullSpectrogramMode(palette: settings.heatPalette) : SpectrogramMode(palette: settings.heatPalette)
+    }
+}
+
+extension VisualizationMode {
+    public static let spectrogram = VisualizationMode(Spectrogram())
+}

@@ -1,0 +1,14 @@
+/// `--mode tuner`: the chromatic tuner view (`TunerViewMode`), fed by the pitch tracker.
+public struct Tuner: Mode {
+    public init() {}
+    public var name: String { "tuner" }
+    public var summary: String { "chromatic tuner: LED arc, note wheel, stroboscope" }
+    public var traits: ModeTraits { ModeTraits(waveformStrip: false, labels: .none, needsPitch: true) }
+    public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder {
+        TunerViewMode(meter: settings.meter, preset: settings.preset, reference: settings.reference)
+    }
+}
+
+extension VisualizationMode {
+    public static let tuner = VisualizationMode(Tuner())
+}
