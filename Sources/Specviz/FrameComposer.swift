@@ -56,11 +56,11 @@ public final class FrameComposer {
         self.artwork = artwork
         rasterizer.background = artwork?.background
         state.smoothing = settings.smoothing
-        if settings.fullResolutionSpectrogram { state.hopHistory = History(rows: max(settings.height, 16), bands: LogBands.count) }
+        state.modeState = settings.mode.unit.makeState(modeSettings, height: settings.height)
         if settings.stereo != nil && settings.mode.traits.stereo {
             var right = VisualState()
             right.smoothing = settings.smoothing
-            right.hopHistory = state.hopHistory
+            right.modeState = state.modeState
             stateRight = right
         }
         // Frames follow one another: the 3D modes redraw only what changed since the last
@@ -86,9 +86,10 @@ public final class FrameComposer {
         state.flash = time < flashUntil - 1e-9 ? 0.15 : 0
     }
 
-    /// This frame's vector scope points: the last `samples` pairs (one video frame of sound).
-    public func updateVector(_ history: StereoHistory, samples: Int) {
-        history.points(max(2, samples), into: &state.vector)
+    /// Hands the mode what a tracker heard over this video frame (the pitch display and
+    /// stroboscope, the scope trigger, a stereo input's sound: `ModeInput`).
+    public func feedMode(_ input: ModeInput) {
+        state.hear(input)
     }
 
     /// Advances the right channel's state one video frame (stereo renders).
@@ -98,9 +99,12 @@ public final class FrameComposer {
     }
 
     /// Continues from another composer (live mode switch or resize): its visual state and
-    /// its beat flash, so a rebuild neither restarts nor repeats a flash.
+    /// its beat flash, so a rebuild neither restarts nor repeats a flash. The part only the
+    /// mode uses is kept when the mode is the same, else it starts afresh.
     public func adopt(_ other: FrameComposer) {
+        let own = state.modeState
         state = other.state
+        if other.settings.mode != settings.mode { state.modeState = own }
         lastBeatCount = other.lastBeatCount
         lastBeatTime = other.lastBeatTime
         flashUntil = other.flashUntil
@@ -109,21 +113,6 @@ public final class FrameComposer {
     public func setOverlays(tuner: TunerOverlay?, tempo: TempoOverlay?) {
         state.tuner = tuner
         state.tempo = tempo
-    }
-
-    /// Advances the tuner view's meters one video frame (`--mode tuner`): the pitch
-    /// display (nil shows `---`) and the stroboscope's reading over that frame.
-    public func updateTunerView(_ display: TunerReading?, strobe: StrobeReading?, dt: Double) {
-        if state.tunerView == nil { state.tunerView = TunerViewState() }
-        state.tunerView!.update(display, strobe: strobe, dt: dt)
-    }
-
-    /// Adds this frame's oscilloscope trace (`--mode scope`): the trigger captures the
-    /// window it has heard so far and the trace, scaled by its display gain, joins the
-    /// persistence history.
-    public func updateScope(_ trigger: ScopeTrigger) {
-        trigger.capture()
-        state.scope.push(trigger.trace, gain: trigger.displayGain, time: state.time)
     }
 
     /// Builds the scene of the current state (without rasterising).

@@ -13,12 +13,16 @@ enum Modes2D {
     static let band440 = LogBands.index(ofFrequency: 440)
 
     /// Runs `seconds` of a 440 Hz sine (amplitude 0.3) through the analyser and the 60 fps
-    /// smoothing, exactly as the render path does (latest analysis frame per video frame).
-    static func toneState(seconds: Double = 3, hz: Double = 440, fps: Int = 60) -> VisualState {
+    /// smoothing, exactly as the render path does (latest analysis frame per video frame),
+    /// with the state only `mode` keeps (the 2D modes' one history is the spectrogram's).
+    static func toneState(
+        seconds: Double = 3, hz: Double = 440, fps: Int = 60, mode: VisualizationMode = .spectrogram
+    ) -> VisualState {
         let samples = Signals.sines([(hz, 0.3)], seconds: seconds)
         let analyzer = SpectrumAnalyzer(sampleRate: 44100, musicMode: false)
         var frame = SpectrumFrame()
         var state = VisualState()
+        state.modeState = mode.unit.makeState(ModeSettings(), height: 360)
         var consumed = 0
         let hop = SpectrumAnalyzer.hopSize
         let frames = Int(seconds * Double(fps))

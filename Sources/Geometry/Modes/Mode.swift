@@ -1,3 +1,4 @@
+import Analysis
 import SpecvizCore
 
 /// A visualisation mode, as one unit: its name and summary, its traits (what is drawn
@@ -15,9 +16,14 @@ public protocol Mode: Sendable {
     /// The text around the picture. The default draws what `traits.labels` names; a mode
     /// whose labels are `.own` draws its own here.
     func buildLabels(_ state: VisualState, layout: Layout, settings: ModeSettings, title: String?, into scene: inout Scene)
+    /// The part of the visual state only this mode uses (`VisualState.modeState`), for a
+    /// frame `height` pixels tall; nil (the default): none.
+    func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)?
 }
 
 extension Mode {
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { nil }
+
     public func buildLabels(_ state: VisualState, layout: Layout, settings: ModeSettings, title: String?, into scene: inout Scene) {
         switch traits.labels {
         case .axes(let style):
@@ -28,6 +34,33 @@ extension Mode {
             break
         }
     }
+}
+
+/// The part of the visual state only one mode uses: its histories, its meters, its traces.
+/// It lives in `VisualState.modeState`, steps with the shared state and hears the trackers
+/// the mode's traits ask for.
+public protocol ModeState: Sendable {
+    /// Advances one video frame, called by `VisualState.step` after the shared state has
+    /// moved toward `target` (its `frameIndex` is still this frame's).
+    mutating func step(_ shared: VisualState, toward target: SpectrumFrame)
+    /// Takes what a tracker heard over this video frame (the default ignores it).
+    mutating func hear(_ input: ModeInput, time: Double)
+}
+
+extension ModeState {
+    public mutating func step(_ shared: VisualState, toward target: SpectrumFrame) {}
+    public mutating func hear(_ input: ModeInput, time: Double) {}
+}
+
+/// What the trackers feed a mode once per video frame (`ModeTraits.needsPitch`,
+/// `needsScope`, `vectorScope`).
+public enum ModeInput {
+    /// The pitch display (nil: nothing heard) and the stroboscope's reading over `dt` seconds.
+    case pitch(TunerReading?, strobe: StrobeReading?, dt: Double)
+    /// The oscilloscope's trigger, ready to capture this frame's trace.
+    case trigger(ScopeTrigger)
+    /// A stereo input's recent sound, of which the last `samples` pairs are this frame's.
+    case stereo(StereoHistory, samples: Int)
 }
 
 /// Builds a mode's own geometry: turns the visual state into triangles (and text) for one

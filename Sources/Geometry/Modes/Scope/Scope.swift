@@ -6,6 +6,7 @@ public struct Scope: Mode {
     public var summary: String { "oscilloscope: triggered waveform with phosphor persistence" }
     public var traits: ModeTraits { ModeTraits(waveformStrip: false, labels: .titleOnly, needsScope: true, vectorScope: true) }
     public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder { ScopeMode() }
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { ScopeState() }
 }
 
 extension VisualizationMode {

@@ -1,3 +1,5 @@
+import Analysis
+
 /// `--mode spectrogram`: the scrolling heatmap, on the seed's 128×128 grid
 /// (`SpectrogramMode`) or one row per hop (`FullSpectrogramMode`, `ModeSettings.fullResolution`).
 public struct Spectrogram: Mode {
@@ -7,6 +9,12 @@ public struct Spectrogram: Mode {
     public var traits: ModeTraits { ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true, stereo: true) }
     public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder {
         settings.fullResolution ? FullSpectrogramMode(palette: settings.heatPalette) : SpectrogramMode(palette: settings.heatPalette)
+    }
+    /// At full resolution, one history row per pixel row of the frame (at least 16).
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? {
+        var state = SpectrogramState()
+        if settings.fullResolution { state.hops = History(rows: max(height, 16), bands: LogBands.count) }
+        return state
     }
 }
 

@@ -10,6 +10,7 @@ public struct Surface: Mode {
     public func buildLabels(_ state: VisualState, layout: Layout, settings: ModeSettings, title: String?, into scene: inout Scene) {
         SurfaceMode.labels(state, layout: layout, into: &scene, title: title)
     }
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { SurfaceState() }
 }
 
 /// `--mode surface+`: the 3D waterfall with a ridgeline along each spectrum.
@@ -22,6 +23,7 @@ public struct SurfacePlus: Mode {
     public func buildLabels(_ state: VisualState, layout: Layout, settings: ModeSettings, title: String?, into scene: inout Scene) {
         SurfaceMode.labels(state, layout: layout, into: &scene, title: title)
     }
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { SurfaceState() }
 }
 
 extension VisualizationMode {

@@ -7,6 +7,7 @@ public struct Tuner: Mode {
     public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder {
         TunerViewMode(meter: settings.meter, preset: settings.preset, reference: settings.reference)
     }
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { TunerState() }
 }
 
 extension VisualizationMode {
