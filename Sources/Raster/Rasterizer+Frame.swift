@@ -61,7 +61,8 @@ extension Rasterizer {
         let keptBefore = memory.split
         if reusesUnchangedPrefix {
             (plan.restore, plan.keepAt) = memory.plan(
-                scene, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self), light: shader3D.lambertLight)
+                scene, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self), light: shader3D.lambertLight,
+                unchanged: unchangedItems)
             if plan.restore == 0 && background == nil && memory.follows && memory.pixels.count == scene.width * scene.height
                 && !scene.items.contains(where: {
                     if case .draw(let d) = $0 { return d.pipeline == .lit3D }

@@ -49,6 +49,14 @@ public final class Rasterizer {
         didSet { if !reusesUnchangedPrefix { memory = FrameMemory() } }
     }
     @usableFromInline var memory = FrameMemory()
+    /// The caller's word that the next scene's first `unchangedItems` items are the previous
+    /// scene's, bit for bit and at the same place in the vertex arrays (a mode whose picture
+    /// did not change: `FrameComposer`), so that they are not compared (with
+    /// `reusesUnchangedPrefix`). Read by the next `render`, then back to 0.
+    public var unchangedItems = 0
+    /// The `unchangedItems` the last `render` was given.
+    public var lastUnchangedItems: Int { unchangedItemsUsed }
+    @usableFromInline var unchangedItemsUsed = 0
     /// Leading items of the last frame taken from the previous frame's picture (0: all drawn).
     public var lastReusedItems: Int { reusedItems }
     @usableFromInline var reusedItems = 0
@@ -117,6 +125,8 @@ public final class Rasterizer {
         target.resize(width: scene.width, height: scene.height)
         sizeBuffers(width: scene.width, height: scene.height)
         var plan = try prepareFrame(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
+        unchangedItemsUsed = unchangedItems
+        unchangedItems = 0
         changedRows = .all
         if reusesUnchangedPrefix {
             // The restored items are the previous frame's, at the same rows.

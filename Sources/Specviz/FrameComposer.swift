@@ -31,6 +31,10 @@ public final class FrameComposer {
     public static let beatFade = 0.25
     /// The cover, logo and background at this size (nil: none, or a mode without labels).
     let artwork: ArtworkLayer?
+    /// The mode's damage key and the flash of the last frame rasterised, and of the scene
+    /// built since (nil: none, or a picture not known to repeat).
+    var lastPicture: (key: Int, flash: Float)? = nil
+    var builtPicture: (key: Int, flash: Float)? = nil
     /// Time the last frame took to build and rasterise (s), for the `--stats` readout.
     public private(set) var lastRenderSeconds: Double = 0
 
@@ -122,10 +126,10 @@ public final class FrameComposer {
             buildStereo(right: right, arrangement)
         } else if let artwork {
             // The title and artist go beside or under the cover instead of the title slot.
-            buildMode(state, layout: layout, title: nil)
+            noteDamage(own: buildMode(state, layout: layout, title: nil))
             if layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
         } else {
-            buildMode(state, layout: layout, title: settings.title)
+            noteDamage(own: buildMode(state, layout: layout, title: settings.title))
         }
         if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
@@ -139,10 +143,25 @@ public final class FrameComposer {
         }
     }
 
-    /// The mode's frame of `state` (its geometry, strip, labels and overlays: `ModeCatalog.build`).
-    private func buildMode(_ state: VisualState, layout: Layout, title: String?) {
+    /// The mode's frame of `state` (its geometry, strip, labels and overlays: `ModeCatalog.build`);
+    /// returns how many items are the mode's own picture.
+    @discardableResult
+    private func buildMode(_ state: VisualState, layout: Layout, title: String?) -> Int {
         ModeCatalog.build(
             settings.mode, builder: &builder, state: state, layout: layout, settings: modeSettings, title: title, into: &scene)
+    }
+
+    /// Tells the rasteriser that the scene's first `own` items (the mode's picture) are the
+    /// last rasterised frame's when the mode's damage key and the flash (which brightens
+    /// every vertex) are that frame's: they are then not compared.
+    private func noteDamage(own: Int) {
+        let flash = modeFlashes ? state.flash : 0
+        builtPicture = settings.mode.unit.damageKey(state).map { (key: $0, flash: flash) }
+        if let now = builtPicture, let last = lastPicture, now.key == last.key, now.flash.bitPattern == last.flash.bitPattern {
+            rasterizer.unchangedItems = own
+        } else {
+            rasterizer.unchangedItems = 0
+        }
     }
 
     /// A stereo frame: the left channel in the top half, the right in the bottom half
@@ -190,6 +209,10 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
+    /// Leading items of the last frame that the mode's damage said were the frame before's
+    /// (not compared: `Mode.damageKey`, `Rasterizer.unchangedItems`).
+    public var lastUnchangedItems: Int { rasterizer.lastUnchangedItems }
+
     /// Leading items of the last frame moved from the previous frame's picture instead of
     /// being drawn (a scrolling history, `Rasterizer.lastMovedItems`).
     public var lastMovedItems: Int { rasterizer.lastMovedItems }
@@ -208,10 +231,12 @@ public final class FrameComposer {
 
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer, holding held: Rasterizer.FrameStamp? = nil) throws {
+        lastPicture = nil
         if settings.transparent { return try rasterizeTransparent(into: &picture) }
         try rasterizer.render(
             scene, into: &picture, holding: artwork == nil ? held : nil, shader2D: FlatShader(), shader3D: LitShader(),
             glyphProvider: glyphs)
+        lastPicture = builtPicture
         artwork?.drawOver(&picture)
     }
 

@@ -19,10 +19,16 @@ public protocol Mode: Sendable {
     /// The part of the visual state only this mode uses (`VisualState.modeState`), for a
     /// frame `height` pixels tall; nil (the default): none.
     func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)?
+    /// The mode's damage: a number that changes whenever its own picture (what its builder
+    /// draws, for one composer's settings and layout) may change; nil (the default): it may
+    /// change every frame. While it stays the same from one frame to the next, the frame
+    /// starts from the last one's picture without comparing the mode's triangles.
+    func damageKey(_ state: VisualState) -> Int?
 }
 
 extension Mode {
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { nil }
+    public func damageKey(_ state: VisualState) -> Int? { nil }
 
     public func buildLabels(_ state: VisualState, layout: Layout, settings: ModeSettings, title: String?, into scene: inout Scene) {
         switch traits.labels {
@@ -45,6 +51,9 @@ public protocol ModeState: Sendable {
     mutating func step(_ shared: VisualState, toward target: SpectrumFrame)
     /// Takes what a tracker heard over this video frame (the default ignores it).
     mutating func hear(_ input: ModeInput, time: Double)
+    /// Grows whenever what the mode's builder reads of this state changes (a mode whose
+    /// builder reads nothing else gives it as its `damageKey`).
+    var revision: Int { get }
 }
 
 extension ModeState {

@@ -3,9 +3,14 @@ import Analysis
 /// The oscilloscope's recent traces (its persistence) and, for a stereo input, this
 /// frame's vector scope points.
 public struct ScopeState: ModeState {
-    public var traces = ScopeTraces()
+    public var traces = ScopeTraces() {
+        didSet { revision += 1 }
+    }
     /// (side, mid) pairs of this frame; empty for mono.
-    public var vector: [SIMD2<Float>] = []
+    public var vector: [SIMD2<Float>] = [] {
+        didSet { revision += 1 }
+    }
+    public private(set) var revision = 0
 
     public init() {}
 

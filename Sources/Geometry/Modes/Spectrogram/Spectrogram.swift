@@ -16,6 +16,8 @@ public struct Spectrogram: Mode {
         if settings.fullResolution { state.hops = History(rows: max(height, 16), bands: LogBands.count) }
         return state
     }
+    /// Its picture is its state's alone: it changes with the state's revision.
+    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
 }
 
 extension VisualizationMode {

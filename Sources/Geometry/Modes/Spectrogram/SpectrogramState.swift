@@ -5,9 +5,14 @@ import Analysis
 /// analysis hop (as many as the frame has pixel rows).
 public struct SpectrogramState: ModeState {
     /// Newest row last: `grid.value(row: 0, …)` is the oldest.
-    public var grid = History(rows: 128)
+    public var grid = History(rows: 128) {
+        didSet { revision += 1 }
+    }
     /// One row per hop (nil: the grid is drawn instead).
-    public var hops: History? = nil
+    public var hops: History? = nil {
+        didSet { revision += 1 }
+    }
+    public private(set) var revision = 0
     private var lastHop = -1
 
     public init() {}
@@ -22,7 +27,7 @@ public struct SpectrogramState: ModeState {
             hops = h
             lastHop = target.index
         } else {
-            grid = grid.resized(bands: n)
+            if grid.bands != n { grid = grid.resized(bands: n) }
             if shared.scrolls { grid.push(shared.display) }
         }
     }

@@ -11,6 +11,8 @@ public struct Surface: Mode {
         SurfaceMode.labels(state, layout: layout, into: &scene, title: title)
     }
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { SurfaceState() }
+    /// Its picture is its state's alone: it changes with the state's revision.
+    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
 }
 
 /// `--mode surface+`: the 3D waterfall with a ridgeline along each spectrum.
@@ -24,6 +26,8 @@ public struct SurfacePlus: Mode {
         SurfaceMode.labels(state, layout: layout, into: &scene, title: title)
     }
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { SurfaceState() }
+    /// Its picture is its state's alone: it changes with the state's revision.
+    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
 }
 
 extension VisualizationMode {

@@ -4,12 +4,15 @@ import Analysis
 /// `VisualState.scrollEvery` video frames, the last 60.
 public struct SurfaceState: ModeState {
     /// Newest row last.
-    public var history = History(rows: 60)
+    public var history = History(rows: 60) {
+        didSet { revision += 1 }
+    }
+    public private(set) var revision = 0
 
     public init() {}
 
     public mutating func step(_ shared: VisualState, toward target: SpectrumFrame) {
-        history = history.resized(bands: target.bands.count)
+        if history.bands != target.bands.count { history = history.resized(bands: target.bands.count) }
         if shared.scrolls { history.push(shared.display) }
     }
 }

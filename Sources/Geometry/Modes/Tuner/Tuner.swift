@@ -8,6 +8,8 @@ public struct Tuner: Mode {
         TunerViewMode(meter: settings.meter, preset: settings.preset, reference: settings.reference)
     }
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { TunerState() }
+    /// Its picture is its state's alone: it changes with the state's revision.
+    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
 }
 
 extension VisualizationMode {

@@ -3,14 +3,18 @@ import Analysis
 /// The tuner view's meters, updated once per video frame from the pitch display and the
 /// stroboscope (nil until the first: the view shows `---`).
 public struct TunerState: ModeState {
-    public var view: TunerViewState? = nil
+    public var view: TunerViewState? = nil {
+        didSet { if view != oldValue { revision += 1 } }
+    }
+    public private(set) var revision = 0
 
     public init() {}
 
     public mutating func hear(_ input: ModeInput, time: Double) {
         guard case .pitch(let display, let strobe, let dt) = input else { return }
-        if view == nil { view = TunerViewState() }
-        view!.update(display, strobe: strobe, dt: dt)
+        var next = view ?? TunerViewState()
+        next.update(display, strobe: strobe, dt: dt)
+        view = next
     }
 }
 
