@@ -145,7 +145,9 @@ extension Rasterizer {
     /// picture needs nothing from it: starts it from the kept picture, the background or
     /// the clear colour, draws the items before the split, keeps the picture there if
     /// this frame keeps one, then draws the rest.
-    @inlinable
+    // Inlined into its caller: one function to the optimiser, as before the split
+    // (a call per item or band costs dynamic exclusivity checks on the class's buffers).
+    @inlinable @inline(__always)
     func drawBand<S2: Shader2D, S3: Shader3D>(
         _ band: Int, rows bandRows: Int, _ plan: FramePlan, _ to: BandTarget, hiz: inout spv_hiz, shader2D: S2, shader3D: S3
     ) {
@@ -173,7 +175,9 @@ extension Rasterizer {
 
     /// The rows `rows` before anything is drawn in them: the kept picture's, the
     /// background's or the clear colour; depth cleared to 1 when the frame draws 3D.
-    @inlinable
+    // Inlined into its caller: one function to the optimiser, as before the split
+    // (a call per item or band costs dynamic exclusivity checks on the class's buffers).
+    @inlinable @inline(__always)
     func startBand(_ rows: Range<Int>, _ plan: FramePlan, _ to: BandTarget, hiz: spv_hiz) {
         let w = width, y0 = rows.lowerBound, n = rows.count * w
         if plan.fromKept, let kept = to.kept {

@@ -42,7 +42,9 @@ extension Rasterizer {
 
     /// Vertex stage, clipping and triangle setup of draw `d`, item `item` of `scene`: its
     /// triangles, the rows they touch and its op.
-    @inlinable
+    // Inlined into its caller: one function to the optimiser, as before the split
+    // (a call per item or band costs dynamic exclusivity checks on the class's buffers).
+    @inlinable @inline(__always)
     func prepareDraw<S2: Shader2D, S3: Shader3D>(_ d: DrawCommand, item: Int, _ scene: Scene, shader2D: S2, shader3D: S3) throws {
         let isLit = d.pipeline == .lit3D
         let available = isLit ? scene.vertices3D.count : scene.vertices2D.count
@@ -104,7 +106,9 @@ extension Rasterizer {
     }
 
     /// The glyphs of text run `run`, item `item`: their placements, rows and op.
-    @inlinable
+    // Inlined into its caller: one function to the optimiser, as before the split
+    // (a call per item or band costs dynamic exclusivity checks on the class's buffers).
+    @inlinable @inline(__always)
     func prepareText(_ run: TextRun, item: Int, provider: GlyphProvider) {
         let start = placements.count
         layout(run, provider: provider)
