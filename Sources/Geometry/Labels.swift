@@ -10,11 +10,11 @@ import Glibc
 /// the waveform label and the title. Placed in pixels from the `Layout`.
 ///
 /// Styles: `.linear` (bars, curve: dB on the left, frequencies under the spectrum),
-/// `.heatmap` (spectrogram: the dB labels sit beside a colour legend of the heatmap),
-/// `.radial` (circular: frequencies around the ring at their angles, the dB window as a
-/// legend in the lower-left corner).
+/// `.heatmap` (spectrogram: the dB labels sit beside a colour legend of the heatmap).
+/// A mode with other labels draws its own (`ModeTraits.LabelSet.own`) and ends them with
+/// `waveformAndTitle`.
 public struct Labels {
-    public enum Style: Sendable { case linear, heatmap, radial }
+    public enum Style: Sendable { case linear, heatmap }
 
     public static let frequencies: [(Double, String)] = [
         (20, "20"), (50, "50"), (100, "100"), (200, "200"), (500, "500"),
@@ -87,9 +87,12 @@ public struct Labels {
             frequencyAxis(state, layout: layout, into: &scene)
             heatLegend(layout: layout, into: &scene)
             dBAxis(state, layout: layout, into: &scene, inset: layout.fontSize * 0.5)
-        case .radial:
-            ringLabels(state, layout: layout, into: &scene)
         }
+        Labels.waveformAndTitle(title, layout: layout, into: &scene)
+    }
+
+    /// The waveform strip's label and the title (the last labels of every mode with axes).
+    public static func waveformAndTitle(_ title: String?, layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
         scene.addText(TextRun("waveform", at: layout.waveformLabelOrigin, size: f * 0.75, color: Labels.dimColor))
         if let title { Labels.title(title, layout: layout, into: &scene) }
@@ -189,23 +192,5 @@ public struct Labels {
                 bottom: heatPalette.color(a), top: heatPalette.color(b))
         }
         scene.end2D()
-    }
-
-    /// Frequency labels around the ring at their angles, just outside its largest radius,
-    /// and the dB window in the lower-left corner of the spectrum area.
-    func ringLabels(_ state: VisualState, layout: Layout, into scene: inout Scene) {
-        let f = layout.fontSize
-        let ring = CircularMode.geometry(layout: layout)
-        for (hz, text) in state.frequencyLabels where state.axis.position(ofFrequency: hz) < 0.995 {
-            let t = Float(state.axis.position(ofFrequency: hz))
-            let dir = CircularMode.direction(position: t)
-            let radius = ring.unitPixels * CircularMode.labelRadius
-            let centre = layout.pixel(ring.center)
-            let p = SIMD2(centre.x + dir.x * radius, centre.y - dir.y * radius)
-            scene.addText(TextRun(text, at: SIMD2(p.x, p.y + f * 0.36), size: f * 0.9, color: Labels.textColor, anchor: .center))
-        }
-        let corner = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y0))
-        let text = "\(Int(saturating: state.dbBottom.rounded())) … \(Int(saturating: state.dbTop.rounded())) \(state.levelUnit)"
-        scene.addText(TextRun(text, at: SIMD2(corner.x, corner.y - f * 0.2), size: f * 0.8, color: Labels.dimColor))
     }
 }

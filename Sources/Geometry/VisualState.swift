@@ -5,11 +5,12 @@ import Glibc
 #endif
 
 /// What the renderer shows at one video frame: the spectrum smoothed at the video rate,
-/// peaks, the latest waveform, the auto-level window, and the scrolling histories.
+/// peaks, the latest waveform, the auto-level window, the overlays, and the part only the
+/// mode uses (`modeState`: its histories, meters or traces).
 ///
 /// Smoothing (seed 000 Part 2, once per video frame): rise d += (t − d)·0.35,
 /// fall d += (t − d)·0.12; peaks rise instantly and fall 0.006 per frame.
-/// Histories take a new row every 3rd video frame (spectrogram 128 rows, surface 60).
+/// Histories take a new row every 3rd video frame (`scrolls`).
 public struct VisualState: Sendable {
     public static let attack: Float = 0.35
     public static let decay: Float = 0.12
@@ -32,12 +33,6 @@ public struct VisualState: Sendable {
     public var smoothing = Smoothing.seed
     /// Video frames each peak still holds before it falls.
     public var hold = [Int32](repeating: 0, count: LogBands.count)
-    /// Newest row last: `spectrogram.row(0)` is the oldest.
-    public var spectrogram = History(rows: 128)
-    public var surface = History(rows: 60)
-    /// One row per analysis hop for the full-resolution spectrogram (nil: not kept).
-    public var hopHistory: History? = nil
-    private var lastHop = -1
     /// Video frames rendered so far.
     public var frameIndex = 0
     /// Additive colour boost of the beat flash (0 or 0.15).
@@ -46,13 +41,8 @@ public struct VisualState: Sendable {
     public var time: Double = 0
     public var tuner: TunerOverlay? = nil
     public var tempo: TempoOverlay? = nil
-    /// The tuner view's meter state (`--mode tuner`); nil shows `---`.
-    public var tunerView: TunerViewState? = nil
-    /// The oscilloscope's recent traces (`--mode scope`); empty in other modes.
-    public var scope = ScopeTraces()
-    /// The vector scope's points for this frame (side, mid; stereo `--mode scope`), empty
-    /// for mono.
-    public var vector: [SIMD2<Float>] = []
+    /// The part of the state only the mode uses (`Mode.makeState`); nil: none.
+    public var modeState: (any ModeState)? = nil
 
     public init() {}
 
@@ -64,8 +54,6 @@ public struct VisualState: Sendable {
             display = [Float](repeating: 0, count: n)
             peaks = [Float](repeating: 0, count: n)
             hold = [Int32](repeating: 0, count: n)
-            spectrogram = History(rows: spectrogram.rows, bands: n)
-            surface = History(rows: surface.rows, bands: n)
         }
         axis = target.axis
         levelUnit = target.levelUnit
@@ -96,16 +84,24 @@ public struct VisualState: Sendable {
         }
         dbTop = target.dbTop
         dbBottom = target.dbBottom
-        if hopHistory != nil && target.index != lastHop && target.index >= 0 {
-            if hopHistory!.bands != n { hopHistory = History(rows: hopHistory!.rows, bands: n) }
-            hopHistory!.push(target.bands)
-            lastHop = target.index
-        }
-        if frameIndex % VisualState.scrollEvery == 0 {
-            spectrogram.push(display)
-            surface.push(display)
+        if var own = modeState {
+            // (Moved out while it steps, so that its storage stays unshared.)
+            modeState = nil
+            own.step(self, toward: target)
+            modeState = own
         }
         frameIndex += 1
+    }
+
+    /// Whether the histories take a new row this frame (every `scrollEvery`th).
+    public var scrolls: Bool { frameIndex % VisualState.scrollEvery == 0 }
+
+    /// Hands the mode's state what a tracker heard this frame (see `ModeInput`).
+    public mutating func hear(_ input: ModeInput) {
+        guard var own = modeState else { return }
+        modeState = nil
+        own.hear(input, time: time)
+        modeState = own
     }
 }
 
@@ -123,6 +119,9 @@ public struct History: Sendable {
         self.bands = bands
         storage = [Float](repeating: 0, count: rows * bands)
     }
+
+    /// This ring, emptied, with rows of `bands` values (as it is when the count matches).
+    public func resized(bands: Int) -> History { bands == self.bands ? self : History(rows: rows, bands: bands) }
 
     /// Appends a row, dropping the oldest. Does not allocate.
     public mutating func push(_ row: [Float]) {

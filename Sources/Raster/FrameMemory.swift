@@ -55,8 +55,11 @@ struct FrameMemory {
     /// when none do, after how many items this frame keeps its picture for the next ones
     /// (`keepAt`, 0: it keeps none; `pixels` is then sized for it). Items drawn after a
     /// kept picture must not be 3D (a picture is kept without its depth buffer).
+    /// - Parameter unchanged: leading items the caller vouches are the previous frame's, bit
+    ///   for bit and at the same place in the vertex arrays (`Rasterizer.unchangedItems`);
+    ///   they are not compared (in debug builds they are, to check the caller's word).
     @usableFromInline mutating func plan(
-        _ scene: Scene, shader2D: ObjectIdentifier, shader3D: ObjectIdentifier, light: SIMD3<Float>?
+        _ scene: Scene, shader2D: ObjectIdentifier, shader3D: ObjectIdentifier, light: SIMD3<Float>?, unchanged: Int = 0
     ) -> (restore: Int, keepAt: Int) {
         let l = light ?? SIMD3(repeating: .nan)
         let key = Key(
@@ -68,7 +71,7 @@ struct FrameMemory {
             if case .draw(let d) = item, d.pipeline == .lit3D { after3D = i + 1 }
         }
         follows = self.key == key
-        shared = follows ? sharedItems(with: scene) : 0
+        shared = follows ? sharedItems(with: scene, from: unchanged) : 0
         if self.key != key { split = 0 }
         self.key = key
         if split > 0 && shared >= split && split >= after3D && pixels.count == scene.width * scene.height {
@@ -108,10 +111,12 @@ struct FrameMemory {
     }
 
     /// How many leading items `scene` shares with the previous frame, bit for bit (draws:
-    /// pipeline, transform and every vertex; text runs: the same run).
-    func sharedItems(with scene: Scene) -> Int {
+    /// pipeline, transform and every vertex; text runs: the same run), of which the first
+    /// `known` are known to be shared.
+    func sharedItems(with scene: Scene, from known: Int = 0) -> Int {
         let n = min(items.count, scene.items.count)
-        var k = 0
+        var k = min(max(0, known), n)
+        assert((0..<k).allSatisfy { same(scene.items[$0], scene, items[$0]) }, "an item said to be unchanged has changed")
         while k < n && same(scene.items[k], scene, items[k]) { k += 1 }
         return k
     }

@@ -17,6 +17,9 @@ public final class FrameComposer {
     public private(set) var stateRight: VisualState?
     public private(set) var scene: Scene
     public let layout: Layout
+    /// The mode's builder for these settings, and what the mode reads of them.
+    var builder: any ModeBuilder
+    let modeSettings: ModeSettings
     let rasterizer: Rasterizer
     let glyphs: GlyphProvider?
     /// Media time until which the current beat flash lasts.
@@ -28,11 +31,17 @@ public final class FrameComposer {
     public static let beatFade = 0.25
     /// The cover, logo and background at this size (nil: none, or a mode without labels).
     let artwork: ArtworkLayer?
+    /// The mode's damage key and the flash of the last frame rasterised, and of the scene
+    /// built since (nil: none, or a picture not known to repeat).
+    var lastPicture: (key: Int, flash: Float)? = nil
+    var builtPicture: (key: Int, flash: Float)? = nil
     /// Time the last frame took to build and rasterise (s), for the `--stats` readout.
     public private(set) var lastRenderSeconds: Double = 0
 
     public init(settings: RenderSettings, glyphs: GlyphProvider?) {
         self.settings = settings
+        modeSettings = settings.modeSettings
+        builder = settings.mode.unit.makeBuilder(modeSettings)
         self.glyphs = settings.labels || settings.stats ? glyphs : nil
         let labels = settings.labels && glyphs != nil
         var layout = Layout(width: settings.width, height: settings.height, labels: labels)
@@ -51,11 +60,11 @@ public final class FrameComposer {
         self.artwork = artwork
         rasterizer.background = artwork?.background
         state.smoothing = settings.smoothing
-        if settings.fullResolutionSpectrogram { state.hopHistory = History(rows: max(settings.height, 16), bands: LogBands.count) }
+        state.modeState = settings.mode.unit.makeState(modeSettings, height: settings.height)
         if settings.stereo != nil && settings.mode.traits.stereo {
             var right = VisualState()
             right.smoothing = settings.smoothing
-            right.hopHistory = state.hopHistory
+            right.modeState = state.modeState
             stateRight = right
         }
         // Frames follow one another: the 3D modes redraw only what changed since the last
@@ -81,9 +90,10 @@ public final class FrameComposer {
         state.flash = time < flashUntil - 1e-9 ? 0.15 : 0
     }
 
-    /// This frame's vector scope points: the last `samples` pairs (one video frame of sound).
-    public func updateVector(_ history: StereoHistory, samples: Int) {
-        history.points(max(2, samples), into: &state.vector)
+    /// Hands the mode what a tracker heard over this video frame (the pitch display and
+    /// stroboscope, the scope trigger, a stereo input's sound: `ModeInput`).
+    public func feedMode(_ input: ModeInput) {
+        state.hear(input)
     }
 
     /// Advances the right channel's state one video frame (stereo renders).
@@ -93,9 +103,12 @@ public final class FrameComposer {
     }
 
     /// Continues from another composer (live mode switch or resize): its visual state and
-    /// its beat flash, so a rebuild neither restarts nor repeats a flash.
+    /// its beat flash, so a rebuild neither restarts nor repeats a flash. The part only the
+    /// mode uses is kept when the mode is the same, else it starts afresh.
     public func adopt(_ other: FrameComposer) {
+        let own = state.modeState
         state = other.state
+        if other.settings.mode != settings.mode { state.modeState = own }
         lastBeatCount = other.lastBeatCount
         lastBeatTime = other.lastBeatTime
         flashUntil = other.flashUntil
@@ -106,21 +119,6 @@ public final class FrameComposer {
         state.tempo = tempo
     }
 
-    /// Advances the tuner view's meters one video frame (`--mode tuner`): the pitch
-    /// display (nil shows `---`) and the stroboscope's reading over that frame.
-    public func updateTunerView(_ display: TunerReading?, strobe: StrobeReading?, dt: Double) {
-        if state.tunerView == nil { state.tunerView = TunerViewState() }
-        state.tunerView!.update(display, strobe: strobe, dt: dt)
-    }
-
-    /// Adds this frame's oscilloscope trace (`--mode scope`): the trigger captures the
-    /// window it has heard so far and the trace, scaled by its display gain, joins the
-    /// persistence history.
-    public func updateScope(_ trigger: ScopeTrigger) {
-        trigger.capture()
-        state.scope.push(trigger.trace, gain: trigger.displayGain, time: state.time)
-    }
-
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)
@@ -128,12 +126,10 @@ public final class FrameComposer {
             buildStereo(right: right, arrangement)
         } else if let artwork {
             // The title and artist go beside or under the cover instead of the title slot.
-            var plain = settings
-            plain.title = nil
-            ModeCatalog.build(settings.mode, state: state, layout: layout, settings: plain, into: &scene)
+            noteDamage(own: buildMode(state, layout: layout, title: nil))
             if layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
         } else {
-            ModeCatalog.build(settings.mode, state: state, layout: layout, settings: settings, into: &scene)
+            noteDamage(own: buildMode(state, layout: layout, title: settings.title))
         }
         if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
@@ -147,6 +143,27 @@ public final class FrameComposer {
         }
     }
 
+    /// The mode's frame of `state` (its geometry, strip, labels and overlays: `ModeCatalog.build`);
+    /// returns how many items are the mode's own picture.
+    @discardableResult
+    private func buildMode(_ state: VisualState, layout: Layout, title: String?) -> Int {
+        ModeCatalog.build(
+            settings.mode, builder: &builder, state: state, layout: layout, settings: modeSettings, title: title, into: &scene)
+    }
+
+    /// Tells the rasteriser that the scene's first `own` items (the mode's picture) are the
+    /// last rasterised frame's when the mode's damage key and the flash (which brightens
+    /// every vertex) are that frame's: they are then not compared.
+    private func noteDamage(own: Int) {
+        let flash = modeFlashes ? state.flash : 0
+        builtPicture = settings.mode.unit.damageKey(state).map { (key: $0, flash: flash) }
+        if let now = builtPicture, let last = lastPicture, now.key == last.key, now.flash.bitPattern == last.flash.bitPattern {
+            rasterizer.unchangedItems = own
+        } else {
+            rasterizer.unchangedItems = 0
+        }
+    }
+
     /// A stereo frame: the left channel in the top half, the right in the bottom half
     /// (mirrored about the centre line for `.mirror`), each built by the mode at half height.
     private func buildStereo(right: VisualState, _ arrangement: StereoLayout) {
@@ -154,14 +171,12 @@ public final class FrameComposer {
         let mirror = arrangement == .mirror
         var vertex = scene.vertices2D.count, item = scene.items.count
         let top = Layout(width: w, height: half, labels: layout.labels)
-        ModeCatalog.build(settings.mode, state: state, layout: top, settings: settings, into: &scene)
+        buildMode(state, layout: top, title: settings.title)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: 0.5, offset: 0.5, textOffset: 0)
         vertex = scene.vertices2D.count
         item = scene.items.count
-        var plain = settings
-        plain.title = nil
         let bottom = Layout(width: w, height: h - half, labels: layout.labels)
-        ModeCatalog.build(settings.mode, state: right, layout: bottom, settings: plain, into: &scene)
+        buildMode(right, layout: bottom, title: nil)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: mirror ? -0.5 : 0.5, offset: -0.5, textOffset: Float(mirror ? h : half))
         if layout.labels {
             let f = top.fontSize, x = Float(w) - f * 0.45
@@ -194,6 +209,10 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
+    /// Leading items of the last frame that the mode's damage said were the frame before's
+    /// (not compared: `Mode.damageKey`, `Rasterizer.unchangedItems`).
+    public var lastUnchangedItems: Int { rasterizer.lastUnchangedItems }
+
     /// Leading items of the last frame moved from the previous frame's picture instead of
     /// being drawn (a scrolling history, `Rasterizer.lastMovedItems`).
     public var lastMovedItems: Int { rasterizer.lastMovedItems }
@@ -212,10 +231,12 @@ public final class FrameComposer {
 
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer, holding held: Rasterizer.FrameStamp? = nil) throws {
+        lastPicture = nil
         if settings.transparent { return try rasterizeTransparent(into: &picture) }
         try rasterizer.render(
             scene, into: &picture, holding: artwork == nil ? held : nil, shader2D: FlatShader(), shader3D: LitShader(),
             glyphProvider: glyphs)
+        lastPicture = builtPicture
         artwork?.drawOver(&picture)
     }
 

@@ -125,9 +125,9 @@ public final class OverlayTrackers: AnalysisTap {
                 strobeReading = strobe.reading()
                 heardSinceReading = false
             }
-            if composer.settings.mode.traits.needsPitch { composer.updateTunerView(pitch.display, strobe: strobeReading, dt: dt) }
+            if composer.settings.mode.traits.needsPitch { composer.feedMode(.pitch(pitch.display, strobe: strobeReading, dt: dt)) }
         }
-        if let scope, composer.settings.mode.traits.needsScope { composer.updateScope(scope) }
+        if let scope, composer.settings.mode.traits.needsScope { composer.feedMode(.trigger(scope)) }
         return tempoOverlay ? count : 0
     }
 }

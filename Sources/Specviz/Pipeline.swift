@@ -43,7 +43,7 @@ public final class Pipeline {
             try feedRight.advance(to: time)
             composer.stepRight(toward: feedRight.latest)
         }
-        if let stereoHistory { composer.updateVector(stereoHistory, samples: Int(Double(feed.source.sampleRate) * dt)) }
+        if let stereoHistory { composer.feedMode(.stereo(stereoHistory, samples: Int(Double(feed.source.sampleRate) * dt))) }
         let settings = composer.settings
         let beats =
             trackers?.apply(

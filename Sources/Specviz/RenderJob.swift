@@ -115,32 +115,7 @@ public final class RenderJob {
         let onlyChanged = sink.changedRowBands.map { Rasterizer.bandRows(width: settings.width) % $0 == 0 } ?? false
 
         let producer = Thread { [self] in
-            do {
-                for k in 0..<first {
-                    if stop.value || cancelled() { break }
-                    if feed.exhausted && Double(k) / Double(settings.fps) > feed.timeRead + 1 {
-                        throw RenderError.startPastEnd(from: from, source: sourceName, length: feed.timeRead)
-                    }
-                    _ = try step(k)
-                }
-                var k = first
-                var previous: Rasterizer.FrameStamp? = nil
-                while !stop.value && !cancelled() {
-                    if let total, k - first >= total { break }
-                    guard try step(k) else { break }
-                    var (picture, held) = free.pop()
-                    try composer.render(into: &picture, holding: onlyChanged ? previous : held)
-                    previous = composer.lastFrameStamp
-                    full.push(
-                        .success(Rendered(picture: picture, changed: composer.lastChangedRows, stamp: composer.lastFrameStamp)))
-                    k += 1
-                }
-                finishedReading()
-                full.push(nil)
-            } catch {
-                finishedReading()
-                full.push(.failure(error))
-            }
+            produce(from: first, total: total, onlyChanged: onlyChanged, free: free, into: full, stop: stop)
         }
         producer.stackSize = 8 << 20
         producer.start()
@@ -181,5 +156,39 @@ public final class RenderJob {
             throw RenderError.emptyRange
         }
         try sink.finish()
+    }
+
+    /// The render thread: steps the frames before `first` (not drawn), then renders frame
+    /// after frame into pictures from `free` and hands them to `full`, until `total`
+    /// frames, the end of the input, `stop` or cancellation; then nil (or the error).
+    private func produce(
+        from first: Int, total: Int?, onlyChanged: Bool, free: BlockingQueue<(PixelBuffer, Rasterizer.FrameStamp?)>,
+        into full: BlockingQueue<Result<Rendered, Error>?>, stop: Locked<Bool>
+    ) {
+        do {
+            for k in 0..<first {
+                if stop.value || cancelled() { break }
+                if feed.exhausted && Double(k) / Double(settings.fps) > feed.timeRead + 1 {
+                    throw RenderError.startPastEnd(from: from, source: sourceName, length: feed.timeRead)
+                }
+                _ = try step(k)
+            }
+            var k = first
+            var previous: Rasterizer.FrameStamp? = nil
+            while !stop.value && !cancelled() {
+                if let total, k - first >= total { break }
+                guard try step(k) else { break }
+                var (picture, held) = free.pop()
+                try composer.render(into: &picture, holding: onlyChanged ? previous : held)
+                previous = composer.lastFrameStamp
+                full.push(.success(Rendered(picture: picture, changed: composer.lastChangedRows, stamp: composer.lastFrameStamp)))
+                k += 1
+            }
+            finishedReading()
+            full.push(nil)
+        } catch {
+            finishedReading()
+            full.push(.failure(error))
+        }
     }
 }

@@ -4,7 +4,7 @@ import Tuning
 
 /// Everything that decides how frames look, independent of where they go.
 public struct RenderSettings: Sendable {
-    public var mode: VisualizationMode = .bars
+    public var mode: VisualizationMode = .default
     public var width = 1920
     public var height = 1080
     /// Video frames per second (smoothing runs once per video frame).
@@ -64,6 +64,18 @@ public struct RenderSettings: Sendable {
     public var threads = 2
 
     public init() {}
+
+    /// What the mode's builder and labels read of these settings.
+    public var modeSettings: ModeSettings {
+        var m = ModeSettings()
+        m.palette = palette
+        m.heatPalette = heatPalette
+        m.fullResolution = fullResolutionSpectrogram
+        m.meter = meter
+        m.preset = preset.id
+        m.reference = reference
+        return m
+    }
 }
 
 /// How a stereo render places its two channels.

@@ -118,7 +118,7 @@ struct BenchCommand: ParsableCommand {
                 String(
                     format: "%-12@ geometry %6.2f ms  raster %6.2f ms, drawn whole %6.2f ms  (%6d triangles)",
                     mode.rawValue as NSString, times[0].geometry * 1000, times[0].raster * 1000, times[1].raster * 1000, tris))
-            if mode == .bars || sample.pixels.isEmpty { sample = picture }
+            if mode == .default || sample.pixels.isEmpty { sample = picture }
         }
         return sample
     }

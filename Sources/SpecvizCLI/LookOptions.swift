@@ -67,7 +67,7 @@ struct LookOptions: ParsableArguments {
     func settings(config: Config) throws -> RenderSettings {
         let size = self.size ?? config.size ?? .standard, fps = self.fps ?? config.fps ?? 60
         var s = RenderSettings()
-        s.mode = mode ?? config.mode ?? .bars
+        s.mode = mode ?? config.mode ?? .default
         s.width = size.width
         s.height = size.height
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240") }

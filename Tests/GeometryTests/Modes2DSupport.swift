@@ -13,12 +13,16 @@ enum Modes2D {
     static let band440 = LogBands.index(ofFrequency: 440)
 
     /// Runs `seconds` of a 440 Hz sine (amplitude 0.3) through the analyser and the 60 fps
-    /// smoothing, exactly as the render path does (latest analysis frame per video frame).
-    static func toneState(seconds: Double = 3, hz: Double = 440, fps: Int = 60) -> VisualState {
+    /// smoothing, exactly as the render path does (latest analysis frame per video frame),
+    /// with the state only `mode` keeps (the 2D modes' one history is the spectrogram's).
+    static func toneState(
+        seconds: Double = 3, hz: Double = 440, fps: Int = 60, mode: VisualizationMode = .spectrogram
+    ) -> VisualState {
         let samples = Signals.sines([(hz, 0.3)], seconds: seconds)
         let analyzer = SpectrumAnalyzer(sampleRate: 44100, musicMode: false)
         var frame = SpectrumFrame()
         var state = VisualState()
+        state.modeState = mode.unit.makeState(ModeSettings(), height: 360)
         var consumed = 0
         let hop = SpectrumAnalyzer.hopSize
         let frames = Int(seconds * Double(fps))
@@ -51,20 +55,11 @@ enum Modes2D {
         return state
     }
 
-    /// The frame as the app composes it for `mode` (ModeCatalog): mode geometry, waveform
-    /// strip, labels and, in bars and curve, the overlays.
+    /// The frame as the app composes it for `mode` (`ModeCatalog.build`): mode geometry,
+    /// waveform strip, labels and, in the modes with overlays, the overlays.
     static func scene(_ mode: VisualizationMode, state: VisualState, layout: Layout, title: String? = nil) -> Scene {
         var scene = Scene(width: layout.width, height: layout.height)
-        switch mode {
-        case .curve: CurveMode().build(state, layout: layout, into: &scene)
-        case .circular: CircularMode().build(state, layout: layout, into: &scene)
-        case .spectrogram: SpectrogramMode().build(state, layout: layout, into: &scene)
-        default: BarsMode().build(state, layout: layout, into: &scene)
-        }
-        WaveformStrip().build(state, layout: layout, into: &scene)
-        let style: Labels.Style = mode == .circular ? .radial : mode == .spectrogram ? .heatmap : .linear
-        Labels(style: style).build(state, layout: layout, into: &scene, title: title)
-        if mode == .bars || mode == .curve { OverlayView().build(state, layout: layout, into: &scene) }
+        ModeCatalog.build(mode, state: state, layout: layout, title: title, into: &scene)
         return scene
     }
 

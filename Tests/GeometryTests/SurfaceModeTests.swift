@@ -40,6 +40,7 @@ final class SurfaceModeTests: XCTestCase {
         let analyzer = SpectrumAnalyzer(sampleRate: 44100)
         var frame = SpectrumFrame()
         var st = VisualState()
+        st.modeState = VisualizationMode.surface.unit.makeState(ModeSettings(), height: 360)
         let hop = SpectrumAnalyzer.hopSize
         var i = 0
         while i + hop <= samples.count {

@@ -86,23 +86,10 @@ public enum StreamJoiner {
     ) throws -> Summary {
         _ = quietLibav
         guard let firstPath = paths.first else { throw MediaError("nothing to join: no parts given") }
-        // Check every part first, and count the frames.
-        var frames = 0
         var first: Part? = try Part(path: firstPath)
         let rate = first!.frameRate
         guard rate.num > 0, rate.den > 0 else { throw MediaError("'\(firstPath)' has no frame rate") }
-        var stamps: [(path: String, stamp: SegmentStamp?, frames: Int)] = []
-        for (i, p) in paths.enumerated() {
-            let part = i == 0 ? first! : try Part(path: p)
-            try checkMatch(part, first!)
-            if audio == nil && (part.audio < 0) != (first!.audio < 0) {
-                throw MediaError("'\(p)' and '\(firstPath)' differ in having sound: give --audio ORIGINAL")
-            }
-            let n = try part.frameCount()
-            stamps.append((p, part.stamp, n))
-            frames += n
-        }
-        try checkSet(stamps)
+        let frames = try checkParts(paths, first: first!, audio: audio)
         let seconds = Double(frames) * Double(rate.den) / Double(rate.num)
 
         let temp = AtomicFile.temporaryPath(for: path)
@@ -110,95 +97,23 @@ public enum StreamJoiner {
         guard avformat_alloc_output_context2(&oc, nil, nil, OutputTarget.formatName(temp, fallback: "mkv")) >= 0, let out = oc else {
             throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov)", path: path)
         }
-        var audioEncoder: AudioTrackEncoder?
-        var packet = av_packet_alloc()
+        var copier: PacketCopier?
         defer {
-            audioEncoder = nil
-            av_packet_free(&packet)
+            copier = nil
             if spv_fmt_has_nofile(out) == 0, out.pointee.pb != nil { avio_closep(&out.pointee.pb) }
             avformat_free_context(out)
         }
         do {
-            let vs = avformat_new_stream(out, nil)!
-            try avCheck(avcodec_parameters_copy(vs.pointee.codecpar, first!.videoParameters), "avcodec_parameters_copy", path, path: path)
-            vs.pointee.codecpar.pointee.codec_tag = 0
-            vs.pointee.time_base = first!.stream(first!.video).pointee.time_base
-            vs.pointee.avg_frame_rate = rate
-            var copiedAudio: UnsafeMutablePointer<AVStream>?
+            copier = try PacketCopier(out: out, first: first!, rate: rate, path: path)
             if let audio {
-                audioEncoder = try AudioTrackEncoder(source: audio, name: audioName, format: out, duration: seconds)
+                copier!.audioEncoder = try AudioTrackEncoder(source: audio, name: audioName, format: out, duration: seconds)
             } else if first!.audio >= 0 {
-                let a = avformat_new_stream(out, nil)!
-                try avCheck(
-                    avcodec_parameters_copy(a.pointee.codecpar, first!.stream(first!.audio).pointee.codecpar),
-                    "avcodec_parameters_copy", path)
-                a.pointee.codecpar.pointee.codec_tag = 0
-                a.pointee.time_base = first!.stream(first!.audio).pointee.time_base
-                copiedAudio = a
+                try copier!.copyAudio(of: first!)
             }
             first = nil
-            if spv_fmt_has_nofile(out) == 0 {
-                try avCheck(avio_open(&out.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'", path: path)
-            }
-            var opts: OpaquePointer? = nil
-            if let name = out.pointee.oformat.pointee.name.map({ String(cString: $0) }), name.contains("mp4") || name.contains("mov") {
-                av_dict_set(&opts, "movflags", "+faststart", 0)
-            }
-            let h = avformat_write_header(out, &opts)
-            av_dict_free(&opts)
-            try avCheck(h, "avformat_write_header", "cannot write '\(path)'", path: path)
-
-            // Copy, shifting each part by the video length before it (in seconds, as a
-            // rational of the frame rate: exact for constant-rate parts).
-            var framesBefore = 0
-            var lastAudioDTS = Int64.min
-            var lastVideoDTS: Int64?
-            for p in paths {
-                let part = try Part(path: p)
-                let inV = part.stream(part.video)
-                let start = inV.pointee.start_time == spv_nopts() ? 0 : inV.pointee.start_time
-                let offsetV = av_rescale_q(Int64(framesBefore), spv_rational(rate.den, rate.num), vs.pointee.time_base)
-                let partFrames = try part.frameCount()
-                while av_read_frame(part.ctx, packet) >= 0 {
-                    defer { av_packet_unref(packet) }
-                    let pkt = packet!
-                    if pkt.pointee.stream_index == part.video {
-                        shift(pkt, by: -start)
-                        av_packet_rescale_ts(pkt, inV.pointee.time_base, vs.pointee.time_base)
-                        shift(pkt, by: offsetV)
-                        // Matroska leaves the decode time of a part's first frames unset;
-                        // after a join the muxer cannot guess it, so continue the sequence.
-                        if pkt.pointee.dts == spv_nopts(), let last = lastVideoDTS {
-                            pkt.pointee.dts = pkt.pointee.pts == spv_nopts() ? last + 1 : min(pkt.pointee.pts, last + 1)
-                        }
-                        if pkt.pointee.dts != spv_nopts() { lastVideoDTS = pkt.pointee.dts }
-                        pkt.pointee.stream_index = vs.pointee.index
-                        let end = pkt.pointee.dts == spv_nopts() ? pkt.pointee.pts : pkt.pointee.dts
-                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'", path: path)
-                        if let audioEncoder, end != spv_nopts() {
-                            let t = Double(end) * Double(vs.pointee.time_base.num) / Double(vs.pointee.time_base.den)
-                            try audioEncoder.encode(until: max(0, t), packet: packet!)
-                        }
-                    } else if let a = copiedAudio, pkt.pointee.stream_index == part.audio {
-                        let inA = part.stream(part.audio)
-                        shift(pkt, by: -av_rescale_q(start, inV.pointee.time_base, inA.pointee.time_base))
-                        av_packet_rescale_ts(pkt, inA.pointee.time_base, a.pointee.time_base)
-                        shift(pkt, by: av_rescale_q(offsetV, vs.pointee.time_base, a.pointee.time_base))
-                        // Keep decode times increasing across a join (drop what overlaps).
-                        if pkt.pointee.dts != spv_nopts() {
-                            if pkt.pointee.dts <= lastAudioDTS { continue }
-                            lastAudioDTS = pkt.pointee.dts
-                        }
-                        pkt.pointee.stream_index = a.pointee.index
-                        try avCheck(av_interleaved_write_frame(out, pkt), "av_interleaved_write_frame", "cannot write '\(path)'", path: path)
-                    }
-                }
-                framesBefore += partFrames
-            }
-            if let audioEncoder {
-                try audioEncoder.encode(until: seconds, packet: packet!)
-                try audioEncoder.flush(packet: packet!)
-            }
+            try writeContainerHeader(out, temp: temp, path: path)
+            for p in paths { try copier!.copy(try Part(path: p)) }
+            try copier!.finishAudio(until: seconds)
             try avCheck(av_write_trailer(out), "av_write_trailer", "cannot write '\(path)'", path: path)
             if spv_fmt_has_nofile(out) == 0 { avio_closep(&out.pointee.pb) }
             try AtomicFile.commit(temp, to: path)
@@ -208,6 +123,25 @@ public enum StreamJoiner {
             throw error
         }
         return Summary(frames: frames, seconds: seconds)
+    }
+
+    /// Checks every part against the first (and their stamps as a set) and counts their
+    /// frames.
+    static func checkParts(_ paths: [String], first: Part, audio: AudioTrackSource?) throws -> Int {
+        var frames = 0
+        var stamps: [(path: String, stamp: SegmentStamp?, frames: Int)] = []
+        for (i, p) in paths.enumerated() {
+            let part = i == 0 ? first : try Part(path: p)
+            try checkMatch(part, first)
+            if audio == nil && (part.audio < 0) != (first.audio < 0) {
+                throw MediaError("'\(p)' and '\(first.path)' differ in having sound: give --audio ORIGINAL")
+            }
+            let n = try part.frameCount()
+            stamps.append((p, part.stamp, n))
+            frames += n
+        }
+        try checkSet(stamps)
+        return frames
     }
 
     static func shift(_ pkt: UnsafeMutablePointer<AVPacket>, by delta: Int64) {

@@ -111,63 +111,8 @@ public final class VideoEncoder: FrameSink {
             throw MediaError("cannot write '\(path)': no container for its extension (try .mp4, .mkv, .mov, .webm, .gif)", path: path)
         }
         format = oc
-        let ofmt = oc.pointee.oformat!
-        // Video codec: x264 when the container's default is H.264, else the container's default;
-        // with alpha, ProRes 4444 (.mov) or VP9 with an alpha plane (.webm).
-        let container = String(cString: ofmt.pointee.name)
-        var codec: UnsafePointer<AVCodec>? = nil
-        var pixFmt = AV_PIX_FMT_YUV420P
-        if options.alpha {
-            if container.contains("webm") {
-                codec = avcodec_find_encoder_by_name("libvpx-vp9")
-                pixFmt = AV_PIX_FMT_YUVA420P
-            } else if container.contains("mov") && !path.lowercased().hasSuffix(".mp4") {
-                codec = avcodec_find_encoder_by_name("prores_ks")
-                pixFmt = AV_PIX_FMT_YUVA444P10LE
-            } else {
-                throw MediaError(
-                    "cannot write '\(path)' with --transparent: its container has no alpha video (use .mov for ProRes 4444, .webm for VP9, or PNG)", path: path)
-            }
-            guard codec != nil else { throw MediaError("cannot write '\(path)': this FFmpeg has no encoder for alpha video in it", path: path) }
-        } else {
-            if ofmt.pointee.video_codec == AV_CODEC_ID_H264 { codec = avcodec_find_encoder_by_name("libx264") }
-            if codec == nil { codec = avcodec_find_encoder(ofmt.pointee.video_codec) }
-        }
-        guard let codec, ofmt.pointee.video_codec != AV_CODEC_ID_NONE else {
-            throw MediaError("cannot write '\(path)': no video encoder for this container", path: path)
-        }
-        let ctx = avcodec_alloc_context3(codec)!
-        video = ctx
-        let isGIF = codec.pointee.id == AV_CODEC_ID_GIF
-        if isGIF { pixFmt = AV_PIX_FMT_RGB8 }
-        ctx.pointee.width = Int32(options.width)
-        ctx.pointee.height = Int32(options.height)
-        ctx.pointee.time_base = spv_rational(1, Int32(options.fps))
-        ctx.pointee.framerate = spv_rational(Int32(options.fps), 1)
-        ctx.pointee.pix_fmt = pixFmt
-        ctx.pointee.gop_size = Int32(options.fps * 2)
-        if !isGIF {
-            ctx.pointee.colorspace = AVCOL_SPC_BT709
-            ctx.pointee.color_primaries = AVCOL_PRI_BT709
-            ctx.pointee.color_trc = AVCOL_TRC_BT709
-            ctx.pointee.color_range = AVCOL_RANGE_MPEG
-        }
-        if spv_fmt_needs_global_header(oc) != 0 { ctx.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        let codecName = String(cString: codec.pointee.name)
-        if options.threads > 0 { ctx.pointee.thread_count = Int32(options.threads) }
-        if codecName == "libx264" {
-            av_opt_set(ctx.pointee.priv_data, "preset", options.preset.rawValue, 0)
-            av_opt_set(ctx.pointee.priv_data, "crf", String(options.crf), 0)
-        } else if codecName == "libvpx-vp9" || codecName == "libvpx" {
-            av_opt_set(ctx.pointee.priv_data, "deadline", "realtime", 0)
-            av_opt_set(ctx.pointee.priv_data, "cpu-used", "8", 0)
-            av_opt_set(ctx.pointee.priv_data, "crf", "32", 0)
-            ctx.pointee.bit_rate = 0
-        } else if codecName == "prores_ks" {
-            av_opt_set(ctx.pointee.priv_data, "profile", "4444", 0)
-            av_opt_set(ctx.pointee.priv_data, "alpha_bits", "16", 0)
-        }
-        try avCheck(avcodec_open2(ctx, codec, nil), "avcodec_open2(\(codecName))", "cannot write '\(path)'", path: path)
+        let (codec, pixFmt) = try chooseCodec(for: oc)
+        let ctx = try openCodec(codec, pixFmt: pixFmt, format: oc)
         let stream = avformat_new_stream(oc, nil)!
         videoStream = stream
         try avCheck(avcodec_parameters_from_context(stream.pointee.codecpar, ctx), "avcodec_parameters_from_context", path, path: path)
@@ -175,17 +120,23 @@ public final class VideoEncoder: FrameSink {
         stream.pointee.avg_frame_rate = ctx.pointee.framerate
 
         // Sound.
-        if let source = options.audio, ofmt.pointee.audio_codec != AV_CODEC_ID_NONE {
+        if let source = options.audio, oc.pointee.oformat.pointee.audio_codec != AV_CODEC_ID_NONE {
             audio = try AudioTrackEncoder(source: source, name: options.audioName, format: oc, duration: options.audioDuration)
         }
+        try makeScalers(to: pixFmt)
+        try allocatePool(pixFmt)
+        packet = av_packet_alloc()
+        options.segmentStamp?.write(to: oc)
+        try writeContainerHeader(oc, temp: temp, path: path)
+        headerWritten = true
+        let thread = Thread { [self] in encodeLoop() } // holds the encoder until finish or cancel
+        thread.name = "specviz-x264"
+        encoderThread = thread
+        thread.start()
+    }
 
-        scaler = try VideoEncoder.makeScaler(width: options.width, height: options.height, to: pixFmt)
-        self.pixFmt = pixFmt
-        if pixFmt == AV_PIX_FMT_YUV420P {
-            let band = VideoEncoder.bandRows, h = options.height
-            if h >= band { bandScaler = try VideoEncoder.makeScaler(width: options.width, height: band, to: pixFmt) }
-            if h % band != 0 { lastBandScaler = try VideoEncoder.makeScaler(width: options.width, height: h % band, to: pixFmt) }
-        }
+    /// The pool of YUV frames passed between the two stages, all free.
+    private func allocatePool(_ pixFmt: AVPixelFormat) throws {
         for _ in 0..<VideoEncoder.poolSize {
             let f = av_frame_alloc()!
             frames.append(f)
@@ -195,49 +146,6 @@ public final class VideoEncoder: FrameSink {
             try avCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer", path, path: path)
             free.push(Slot(frame: f))
         }
-        packet = av_packet_alloc()
-
-        if spv_fmt_has_nofile(oc) == 0 {
-            try avCheck(avio_open(&oc.pointee.pb, temp, AVIO_FLAG_WRITE), "avio_open", "cannot write '\(path)'", path: path)
-        }
-        var opts: OpaquePointer? = nil
-        if ofmt.pointee.name.map({ String(cString: $0) })?.contains("mp4") == true
-            || ofmt.pointee.name.map({ String(cString: $0) })?.contains("mov") == true
-        {
-            av_dict_set(&opts, "movflags", "+faststart", 0)
-        }
-        options.segmentStamp?.write(to: oc)
-        let h = avformat_write_header(oc, &opts)
-        av_dict_free(&opts)
-        try avCheck(h, "avformat_write_header", "cannot write '\(path)'", path: path)
-        headerWritten = true
-        let thread = Thread { [self] in encodeLoop() } // holds the encoder until finish or cancel
-        thread.name = "specviz-x264"
-        encoderThread = thread
-        thread.start()
-    }
-
-    /// libswscale flags of the RGBA → YUV conversion. Same size, so only the chroma is
-    /// resampled; with full-width chroma input swscale takes its SIMD path for RGBA.
-    /// Measured at 1080p (`specviz bench`): 3.9 ms per frame with SWS_POINT alone, 2.2 ms
-    /// with full-width chroma input.
-    static let scalerFlags = SWS_POINT | SWS_FULL_CHR_H_INP
-
-    /// A converter from our RGBA frames to `pixFmt` at the same size: full-range RGB to
-    /// limited-range BT.709 YUV (the colour the encoder tags), or the GIF palette format.
-    static func makeScaler(width: Int, height: Int, to pixFmt: AVPixelFormat) throws -> OpaquePointer {
-        guard
-            let scaler = sws_getContext(
-                Int32(width), Int32(height), AV_PIX_FMT_RGBA,
-                Int32(width), Int32(height), pixFmt, scalerFlags, nil, nil, nil)
-        else {
-            throw MediaError("sws_getContext failed for \(width)x\(height)")
-        }
-        if pixFmt != AV_PIX_FMT_RGB8 {
-            let coeffs = sws_getCoefficients(SWS_CS_ITU709)
-            sws_setColorspaceDetails(scaler, coeffs, 1, coeffs, 0, 0, 1 << 16, 1 << 16)
-        }
-        return scaler
     }
 
     /// The encoder thread: converted frames → x264 → muxer, sound interleaved.
@@ -298,65 +206,6 @@ public final class VideoEncoder: FrameSink {
         f.pointee.pts = Int64(framesWritten)
         framesWritten += 1
         work.push(slot)
-    }
-
-    /// yuv420p output reads only the bands of each picture that changed (the rest come
-    /// from the pooled frames); other formats convert whole pictures.
-    public var changedRowBands: Int? { pixFmt == AV_PIX_FMT_YUV420P ? VideoEncoder.bandRows : nil }
-
-    /// Rows per band of a partial conversion: a multiple of 16, so that every band starts
-    /// on the same chroma row and dither row as in a whole conversion (the same bytes,
-    /// checked by `ChangedRowsEncodeTests`), and long enough to cost no more per row.
-    static let bandRows = 32
-
-    /// Fills `f` with `frame`, whose rows `changed` differ from the last frame written;
-    /// `since`: the rows that changed from the frame `f` holds to the last frame. For
-    /// yuv420p, unless every row changed (or this is the first frame), only the bands that
-    /// changed are converted; those that changed only since are copied from the last
-    /// frame's pooled frame (a plane copy is several times cheaper than a conversion), and
-    /// the rest are already right. No other band of `frame` is read (`changedRowBands`): it
-    /// may hold older pixels there. Other formats convert the whole frame.
-    private func convert(
-        _ frame: PixelBuffer, into f: UnsafeMutablePointer<AVFrame>, changed: ChangedRows, since: ChangedRows
-    ) {
-        let h = frame.height, band = VideoEncoder.bandRows
-        let stride = Int32(frame.width * 4)
-        guard pixFmt == AV_PIX_FMT_YUV420P, !changed.isAll, let last = lastFrame else {
-            frame.pixels.withUnsafeBytes { raw in
-                var src: UnsafePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                var stride = stride
-                _ = sws_scale(scaler, &src, &stride, 0, Int32(h), spv_frame_data_ptr(f), spv_frame_linesize_ptr(f))
-            }
-            return
-        }
-        // Bands that changed since the held frame (all, when it is unknown) are copied,
-        // unless they changed in this frame: those are converted.
-        let bands = (h + band - 1) / band
-        bandWork.removeAll(keepingCapacity: true)
-        bandWork.append(contentsOf: repeatElement(since.isAll ? .copy : .keep, count: bands))
-        func mark(_ rows: ChangedRows, _ work: BandWork) {
-            rows.forEach { r in
-                let lo = max(0, r.lowerBound) / band, hi = min(bands, (min(r.upperBound, h) + band - 1) / band)
-                for b in lo..<max(lo, hi) where work.rawValue > bandWork[b].rawValue { bandWork[b] = work }
-            }
-        }
-        mark(since, .copy)
-        mark(changed, .convert)
-        frame.pixels.withUnsafeBytes { raw in
-            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            for b in 0..<bands {
-                let y = b * band, n = min(band, h - y)
-                switch bandWork[b] {
-                case .keep:
-                    break
-                case .copy:
-                    // (`f` is the last frame's own only when it holds that frame: no copy.)
-                    if last != f { spv_copy_rows_420(f, last, Int32(y), Int32(n)) }
-                case .convert:
-                    _ = spv_sws_scale_rows_420(n == band ? bandScaler : lastBandScaler, base, stride, f, Int32(y), Int32(n))
-                }
-            }
-        }
     }
 
     private func drainVideo() throws {

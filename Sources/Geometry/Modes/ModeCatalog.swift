@@ -1,0 +1,37 @@
+import SpecvizCore
+
+/// The modes, and how a mode's frame is put together.
+public enum ModeCatalog {
+    /// Every mode, in the order `specviz modes` lists them and the live view cycles through
+    /// them (the first is the default). Adding a mode is one line here and its folder.
+    public static let modes: [any Mode] = [
+        Bars(), Curve(), Circular(), Spectrogram(), Surface(), SurfacePlus(), Tuner(), Scope(),
+    ]
+
+    /// Builds a mode's frame: its builder, then what its traits add around it (waveform
+    /// strip, labels, overlays), in that order. Returns how many items the builder added
+    /// (the mode's own picture).
+    @discardableResult
+    public static func build(
+        _ mode: VisualizationMode, builder: inout any ModeBuilder, state: VisualState, layout: Layout,
+        settings: ModeSettings, title: String?, into scene: inout Scene
+    ) -> Int {
+        let before = scene.items.count
+        builder.build(state, layout: layout, into: &scene)
+        let own = scene.items.count - before
+        let traits = mode.traits
+        if traits.waveformStrip { WaveformStrip().build(state, layout: layout, into: &scene) }
+        mode.unit.buildLabels(state, layout: layout, settings: settings, title: title, into: &scene)
+        if traits.overlays { OverlayView().build(state, layout: layout, into: &scene) }
+        return own
+    }
+
+    /// `build` with a builder made for the call (tests and one-off frames).
+    public static func build(
+        _ mode: VisualizationMode, state: VisualState, layout: Layout, settings: ModeSettings = ModeSettings(),
+        title: String? = nil, into scene: inout Scene
+    ) {
+        var builder = mode.unit.makeBuilder(settings)
+        build(mode, builder: &builder, state: state, layout: layout, settings: settings, title: title, into: &scene)
+    }
+}

@@ -1,0 +1,25 @@
+import Analysis
+
+/// `--mode spectrogram`: the scrolling heatmap, on the seed's 128×128 grid
+/// (`SpectrogramMode`) or one row per hop (`FullSpectrogramMode`, `ModeSettings.fullResolution`).
+public struct Spectrogram: Mode {
+    public init() {}
+    public var name: String { "spectrogram" }
+    public var summary: String { "scrolling 128x128 heatmap (time up, frequency across)" }
+    public var traits: ModeTraits { ModeTraits(labels: .axes(.heatmap), paletteIsHeatmap: true, stereo: true) }
+    public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder {
+        settings.fullResolution ? FullSpectrogramMode(palette: settings.heatPalette) : SpectrogramMode(palette: settings.heatPalette)
+    }
+    /// At full resolution, one history row per pixel row of the frame (at least 16).
+    public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? {
+        var state = SpectrogramState()
+        if settings.fullResolution { state.hops = History(rows: max(height, 16), bands: LogBands.count) }
+        return state
+    }
+    /// Its picture is its state's alone: it changes with the state's revision.
+    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
+}
+
+extension VisualizationMode {
+    public static let spectrogram = VisualizationMode(Spectrogram())
+}
