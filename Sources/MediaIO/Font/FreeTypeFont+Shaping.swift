@@ -39,10 +39,9 @@ extension FreeTypeFont {
         for (i, s) in text.unicodeScalars.enumerated() {
             let p = s.properties
             if p.generalCategory == .control { continue }
-            let combining = [.nonspacingMark, .spacingMark, .enclosingMark].contains(p.generalCategory)
             let font: Int
-            if p.isDefaultIgnorableCodePoint || ((combining || p.isWhitespace) && covers(current, s.value)) {
-                font = current // stays in the run it belongs to
+            if p.isDefaultIgnorableCodePoint || ((isMark(p.generalCategory) || p.isWhitespace) && covers(current, s.value)) {
+                font = current // marks, spaces and joiners stay in the run they belong to
             } else if let f = fontIndex(for: s) {
                 font = f
             } else {
@@ -125,6 +124,13 @@ extension FreeTypeFont {
             last = r
         }
         return order
+    }
+
+    private func isMark(_ category: Unicode.GeneralCategory) -> Bool {
+        switch category {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     func covers(_ font: Int, _ scalar: UInt32) -> Bool {
