@@ -20,7 +20,11 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // HarfBuzz shapes with FreeType faces (hb-ft), so it shares CFreeType's module.
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2 harfbuzz", providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // The innermost loops of the rasteriser (span kernels) and of the analysis (FFT
         // passes, lag functions, resonators), compiled for the baseline and for AVX2 from one
         // source and chosen by CPUID at run time (no flags needed in this file).
@@ -37,7 +41,7 @@ let package = Package(
         .target(name: "Specviz", dependencies: ["SpecvizCore", "Analysis", "Tuning", "Geometry", "Raster", "ShadersCPU"]),
 
         // MARK: I/O: the only module that touches C libraries.
-        .target(name: "MediaIO", dependencies: ["SpecvizCore", "CFFmpeg", "CPNG", "CALSA", "CFreeType"]),
+        .target(name: "MediaIO", dependencies: ["SpecvizCore", "CFFmpeg", "CPNG", "CALSA", "CFreeType", "CFriBidi", "CFontconfig"]),
 
         // MARK: Tool.
         .executableTarget(

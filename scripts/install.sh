@@ -6,7 +6,8 @@
 #   PREFIX/share/fish/vendor_completions.d/specviz.fish
 #   PREFIX/share/man/man1/specviz.1 and specviz-COMMAND.1 for each command
 # The binary links the Swift standard library and Foundation statically, so it runs
-# without a Swift toolchain (it needs Debian's FFmpeg, libpng, FreeType, ALSA and fonts).
+# without a Swift toolchain (it needs Debian's FFmpeg, libpng, FreeType, HarfBuzz, FriBidi,
+# fontconfig, ALSA and fonts).
 # The completions come from `specviz --generate-completion-script`, the man pages from
 # swift-argument-parser's generate-manual tool and scripts/man-pages.sh (no network needed
 # once the package's dependencies are resolved). DESTDIR is honoured for packaging. Safe

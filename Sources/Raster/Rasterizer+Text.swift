@@ -19,6 +19,7 @@ struct GlyphPlacement {
 extension Rasterizer {
     /// Width in pixels of `text` at `pixelSize` (sum of advances).
     public func measure(_ text: String, pixelSize: Int, provider: GlyphProvider) -> Float {
+        if let shaper = provider as? TextShaping { return shaper.shape(text, pixelSize: pixelSize).advance }
         var width: Float = 0
         for s in text.unicodeScalars {
             if let i = glyphSlot(s, size: pixelSize, provider: provider) { width += glyphs[i].advance }
@@ -40,6 +41,7 @@ extension Rasterizer {
     @usableFromInline
     func layout(_ run: TextRun, provider: GlyphProvider) {
         let size = max(1, Int(saturating: run.size.rounded()))
+        if let shaper = provider as? TextShaping { return layoutShaped(run, size: size, shaper: shaper) }
         var pen = run.origin.x
         switch run.anchor {
         case .left: break
@@ -57,6 +59,37 @@ extension Rasterizer {
                         y: baseline + g.bearing.y, color: run.color))
             }
             pen += g.advance
+        }
+    }
+
+    /// Places the glyphs of shaped text (visual order; the provider caches shaped strings, so
+    /// nothing is allocated here once a string's glyphs are cached).
+    func layoutShaped(_ run: TextRun, size: Int, shaper: TextShaping) {
+        let shaped = shaper.shape(run.text, pixelSize: size)
+        var pen = run.origin.x
+        switch run.anchor {
+        case .left: break
+        case .center: pen -= shaped.advance / 2
+        case .right: pen -= shaped.advance
+        }
+        let baseline = Int(saturating: run.origin.y.rounded())
+        for sg in shaped.glyphs {
+            // Glyph ids live above the Unicode range in the cache's key space.
+            let key = GlyphKey(scalar: 0x8000_0000 | sg.id, size: size)
+            var slot = glyphIndex[key]
+            if slot == nil, let g = shaper.glyph(id: sg.id, pixelSize: size) {
+                glyphs.append(g)
+                slot = glyphs.count - 1
+                glyphIndex[key] = slot
+            }
+            if let i = slot, glyphs[i].width > 0 && glyphs[i].height > 0 {
+                let g = glyphs[i]
+                placements.append(
+                    GlyphPlacement(
+                        glyph: i, x: Int(saturating: (pen + sg.offset.x).rounded()) + g.bearing.x,
+                        y: baseline - Int(saturating: sg.offset.y.rounded()) + g.bearing.y, color: run.color))
+            }
+            pen += sg.advance
         }
     }
 

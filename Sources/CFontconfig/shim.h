@@ -1,0 +1,4 @@
+#ifndef SPV_FONTCONFIG_SHIM_H
+#define SPV_FONTCONFIG_SHIM_H
+#include <fontconfig/fontconfig.h>
+#endif
