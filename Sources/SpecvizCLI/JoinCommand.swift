@@ -27,7 +27,10 @@ struct JoinCommand: ParsableCommand {
     @Option(help: "The original audio file: its sound is encoded once for the whole video.")
     var audio: String?
 
-    @Option(name: .customLong("from"), help: "With --audio: the time in seconds of the original where the video starts (the render's --from).")
+    @Option(
+        name: .customLong("from"),
+        help: "With --audio: the time of the original where the video starts (the render's --from; seconds or [[hh:]mm:]ss[.frac]).",
+        transform: ClockTime.secondsOption)
     var audioFrom: Double = 0
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
@@ -38,7 +41,6 @@ struct JoinCommand: ParsableCommand {
 
     func validate() throws {
         if parts.isEmpty { throw ValidationError("give the segment videos to join") }
-        if !audioFrom.isFinite || audioFrom < 0 { throw ValidationError("--from must be a number of seconds ≥ 0") }
         if parts.contains(output) { throw ValidationError("the output '\(output)' is also a part") }
     }
 

@@ -20,6 +20,7 @@ struct RenderCommand: ParsableCommand {
               specviz render track.wav --mode bars -o out.mp4
               specviz render track.flac --mode bars --size 1080x1920 -o reel.mp4
               specviz render track.mp3 --mode spectrogram --at 42.5 -o still.png
+              specviz render set.flac --from 1:02:03.5 --to 1:03:00 -o encore.mp4
               specviz render track.wav --mode curve -o frames/%05d.png
             """)
 
@@ -53,13 +54,13 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
     var overwrite = false
 
-    @Option(help: "Start time in seconds.")
+    @Option(help: "Start time: seconds (42.5) or [[hh:]mm:]ss[.frac] (1:30).", transform: ClockTime.secondsOption)
     var from: Double?
 
-    @Option(help: "End time in seconds.")
+    @Option(help: "End time: seconds or [[hh:]mm:]ss[.frac].", transform: ClockTime.secondsOption)
     var to: Double?
 
-    @Option(help: "Time in seconds of the single PNG still.")
+    @Option(help: "Time of the single PNG still: seconds or [[hh:]mm:]ss[.frac].", transform: ClockTime.secondsOption)
     var at: Double?
 
     @Option(name: .customLong("dump-frame"), help: "With a PNG still: also write the frame's triangle list (SPEC §10).")
@@ -81,12 +82,9 @@ struct RenderCommand: ParsableCommand {
     var causal = false
 
     /// The longest time accepted in --from/--to/--at (seconds): 100 days.
-    static let maxSeconds = 8_640_000.0
+    static let maxSeconds = ClockTime.maxSeconds
 
     func validate() throws {
-        try InputChecks.number(from, "--from", in: 0...Self.maxSeconds, unit: " s")
-        try InputChecks.number(to, "--to", in: 0...Self.maxSeconds, unit: " s")
-        try InputChecks.number(at, "--at", in: 0...Self.maxSeconds, unit: " s")
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51 (got \(crf))") }
         if let output {
