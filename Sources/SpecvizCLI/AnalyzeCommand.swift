@@ -30,7 +30,7 @@ struct AnalyzeCommand: ParsableCommand {
               specviz analyze track.flac --csv --fps 10 --scale octave:3 --db-range -90:0 -o levels.csv
             """)
 
-    @Argument(help: "Audio file (anything FFmpeg reads).")
+    @Argument(help: "Audio file (anything FFmpeg reads).", completion: Completions.anyFile)
     var input: String
 
     @Flag(help: "Write JSON.")
@@ -42,7 +42,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Frames per second (default: the render default, 60).")
     var fps: Int?
 
-    @Option(name: .shortAndLong, help: "Output file (default: standard output).")
+    @Option(name: .shortAndLong, help: "Output file (default: standard output).", completion: Completions.anyFile)
     var output: String?
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")

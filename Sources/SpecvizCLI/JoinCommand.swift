@@ -18,13 +18,13 @@ struct JoinCommand: ParsableCommand {
               specviz join part1.mp4 part2.mp4 part3.mp4 part4.mp4 --audio set.flac -o set.mp4
             """)
 
-    @Argument(help: "The segment videos, in order.")
+    @Argument(help: "The segment videos, in order.", completion: Completions.anyFile)
     var parts: [String]
 
-    @Option(name: .shortAndLong, help: "The joined video (.mp4/.mkv/.mov).")
+    @Option(name: .shortAndLong, help: "The joined video (.mp4/.mkv/.mov).", completion: Completions.anyFile)
     var output: String
 
-    @Option(help: "The original audio file: its sound is encoded once for the whole video.")
+    @Option(help: "The original audio file: its sound is encoded once for the whole video.", completion: Completions.anyFile)
     var audio: String?
 
     @Option(

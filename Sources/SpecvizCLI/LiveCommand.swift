@@ -60,7 +60,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "ALSA PCM for live sound (playback for render --live, capture for live); `null` needs no hardware.")
     var device: String = "default"
 
-    @Option(help: "Framebuffer device, or a plain file standing in for one (with --fb-size and --fb-bpp).")
+    @Option(help: "Framebuffer device, or a plain file standing in for one (with --fb-size and --fb-bpp).", completion: Completions.anyFile)
     var fb: String?
 
     @Option(name: .customLong("fb-size"), help: "Size WxH of a framebuffer file.", transform: FrameSize.option)

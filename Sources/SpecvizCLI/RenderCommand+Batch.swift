@@ -10,7 +10,9 @@ struct BatchOptions: ParsableArguments {
         help: "With several inputs: files rendered at once (default: one per core, each child using cores/j threads).")
     var jobs: Int?
 
-    @Option(name: .customLong("inputs-from"), help: "Also render the files listed in FILE, one per line ('-' reads stdin; # starts a comment).")
+    @Option(
+        name: .customLong("inputs-from"), help: "Also render the files listed in FILE, one per line ('-' reads stdin; # starts a comment).",
+        completion: Completions.anyFile)
     var inputsFrom: String?
 
     @Flag(name: .customLong("progress-lines"), help: .hidden)

@@ -24,7 +24,9 @@ struct RenderCommand: ParsableCommand {
               specviz render track.wav --mode curve -o frames/%05d.png
             """)
 
-    @Argument(help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …), or - for standard input; several make a batch (-o 'out/{stem}.mp4').")
+    @Argument(
+        help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …), or - for standard input; several make a batch (-o 'out/{stem}.mp4').",
+        completion: Completions.anyFile)
     var inputs: [String] = []
 
     /// The one input of a single render.
@@ -43,7 +45,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisOptions
 
-    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
+    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.", completion: Completions.anyFile)
     var output: String?
 
     @Flag(help: "Play the file through ALSA and show the visualisation in real time (keys: m/M mode, t, b, space, q).")
@@ -63,7 +65,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Time of the single PNG still: seconds or [[hh:]mm:]ss[.frac].", transform: ClockTime.secondsOption)
     var at: Double?
 
-    @Option(name: .customLong("dump-frame"), help: "With a PNG still: also write the frame's triangle list (SPEC §10).")
+    @Option(name: .customLong("dump-frame"), help: "With a PNG still: also write the frame's triangle list (SPEC §10).", completion: Completions.anyFile)
     var dumpFrame: String?
 
     @Option(name: .customLong("x264-preset"), help: "x264 preset for video output (ultrafast … veryslow).", transform: X264Preset.option)

@@ -22,7 +22,7 @@ struct TempoCommand: ParsableCommand {
             --range LO:HI folds the tempo, the display and the beats into a range instead (e.g. 80:160).
             """)
 
-    @Argument(help: "Audio or video file to analyse (- for standard input).")
+    @Argument(help: "Audio or video file to analyse (- for standard input).", completion: Completions.anyFile)
     var input: String
 
     @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
