@@ -220,6 +220,22 @@ final class DataSink: ByteSink {
         if !ok { throw failure(errno) }
     }
 
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// True when writing a file (which `patch` can rewrite), not standard output.
+    var isSeekable: Bool { temp != nil }
+
+    /// Overwrites `bytes` at `offset` of the file written so far (a header field known only
+    /// at the end), then goes on writing at the end.
+    func patch(_ bytes: [UInt8], at offset: Int) throws {
+        guard let file, temp != nil else { throw CLIError.closed(path: path) }
+        guard fseek(file, offset, SEEK_SET) == 0 else { throw failure(errno) }
+        try write(bytes)
+        guard fseek(file, 0, SEEK_END) == 0 else { throw failure(errno) }
+    }
+
     func finish() throws {
         guard let file else { return }
         if let temp, let path {

@@ -14,6 +14,7 @@ struct SpecvizCommand: ParsableCommand {
             RenderCommand.self,
             JoinCommand.self,
             AnalyzeCommand.self,
+            PeaksCommand.self,
             LiveCommand.self,
             ModesCommand.self,
             TuneCommand.self,
