@@ -7,7 +7,8 @@ import SpecvizCore
 ///
 /// Samples are quantised to 16 bits as the decoder's floats came from them (x · 32768,
 /// rounded, clamped to −32768…32767: a 16-bit source gives its own values back); 8-bit
-/// data is the 16-bit value shifted right by 8 (−128…127).
+/// data is the 16-bit value divided by 256, truncated toward zero (−128…127), as
+/// audiowaveform's WaveformBuffer writes it.
 struct PeakBlocks {
     let samplesPerPixel: Int
     let bits: Int
@@ -45,7 +46,7 @@ struct PeakBlocks {
 
     private mutating func flush(_ emit: (Int, Int) throws -> Void) rethrows {
         if bits == 8 {
-            try emit(low >> 8, high >> 8)
+            try emit(low / 256, high / 256)
         } else {
             try emit(low, high)
         }

@@ -32,7 +32,7 @@ struct PeaksCommand: ParsableCommand {
     @Option(name: .customLong("pixels-per-second"), help: "Min/max pairs per second of audio (default 100).")
     var pixelsPerSecond: Int?
 
-    @Option(name: .customLong("samples-per-pixel"), help: "Samples per min/max pair (instead of --pixels-per-second).")
+    @Option(name: .customLong("samples-per-pixel"), help: "Samples per min/max pair, 2 or more (instead of --pixels-per-second).")
     var samplesPerPixel: Int?
 
     @Option(help: "Resolution of the values: 8 (−128…127) or 16 (−32768…32767).")
@@ -55,7 +55,7 @@ struct PeaksCommand: ParsableCommand {
             throw ValidationError("give --pixels-per-second or --samples-per-pixel, not both")
         }
         if let p = pixelsPerSecond, !(1...100_000).contains(p) { throw ValidationError("--pixels-per-second must be 1…100000 (got \(p))") }
-        if let s = samplesPerPixel, !(1...(1 << 24)).contains(s) { throw ValidationError("--samples-per-pixel must be 1…16777216 (got \(s))") }
+        if let s = samplesPerPixel, !(2...(1 << 24)).contains(s) { throw ValidationError("--samples-per-pixel must be 2…16777216 (got \(s))") }
         if output != "-" { try InputChecks.distinct(output, from: [input]) }
     }
 
@@ -65,7 +65,8 @@ struct PeaksCommand: ParsableCommand {
         Termination.install()
         let decoder = try InputChecks.openDecoder(input, allowPlaylists: false, channels: channelOption.channels)
         let rate = decoder.sampleRate
-        let spp = samplesPerPixel ?? max(1, rate / (pixelsPerSecond ?? 100))
+        // At least 2, as audiowaveform's own reader requires.
+        let spp = samplesPerPixel ?? max(2, rate / (pixelsPerSecond ?? 100))
         var blocks = PeakBlocks(samplesPerPixel: spp, bits: bits)
         let sink = try DataSink(path: path)
         do {

@@ -31,7 +31,7 @@ final class PeaksCLITests: XCTestCase {
         stride(from: 0, to: s.count, by: spp).flatMap { start -> [Int] in
             let block = s[start..<min(s.count, start + spp)].map(Int.init)
             let (lo, hi) = (block.min()!, block.max()!)
-            return bits == 8 ? [lo >> 8, hi >> 8] : [lo, hi]
+            return bits == 8 ? [lo / 256, hi / 256] : [lo, hi] // C's division, as audiowaveform
         }
     }
 
@@ -79,6 +79,7 @@ final class PeaksCLITests: XCTestCase {
         for args in [
             ["-o", dir + "/p.txt"], ["--bits", "12", "-o", dir + "/p.json"], ["--pixels-per-second", "0", "-o", dir + "/p.json"],
             ["--pixels-per-second", "10", "--samples-per-pixel", "10", "-o", dir + "/p.json"], ["-o", "-", "--samples-per-pixel", "-4"],
+            ["--samples-per-pixel", "1", "-o", dir + "/p.dat"],
         ] {
             let r = try CLI.run(["peaks", dir + "/a.wav"] + args)
             XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
