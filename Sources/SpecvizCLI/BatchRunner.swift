@@ -229,7 +229,7 @@ final class BatchRunner: @unchecked Sendable {
                 if let finished { text += fileLine(finished) + "\n" }
                 if final { text += totalLine() + "\n" }
             }
-            if !text.isEmpty { StandardError.write(Data(text.utf8)) }
+            if !text.isEmpty { StandardError.write(Data(text.utf8), level: .info) }
         }
     }
 }

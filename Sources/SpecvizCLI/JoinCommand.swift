@@ -67,7 +67,7 @@ struct JoinCommand: ParsableCommand {
                     String(
                         format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
                         parts.count, summary.frames, summary.seconds, output
-                    ).utf8))
+                    ).utf8), level: .info)
         }
     }
 }

@@ -109,7 +109,9 @@ extension RenderCommand {
 
     /// The command line of one child: this one without the inputs, -o, -j and --inputs-from.
     func childArguments(threads: Int) -> [String] {
-        var args = Array(CommandLine.arguments.dropFirst())
+        // The child speaks at the default level: the parent reads its error line.
+        let all = Array(CommandLine.arguments.dropFirst())
+        var args = (try? LogLevel.extract(all).arguments) ?? all
         if let r = args.firstIndex(of: "render") { args.removeFirst(r + 1) }
         var kept: [String] = []
         var remaining = inputs[...]
@@ -185,7 +187,7 @@ extension RenderCommand {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {
                 let text = why.contains(file) ? why : "\(file): \(why)"
-                StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8))
+                StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8), level: .error)
             }
             throw CLIError.batchFailed(failed: failures.count, of: items.count)
         }

@@ -134,7 +134,8 @@ struct ToneCommand: ParsableCommand {
         }
         if frequencies.count > ToneEngine.maxSounding && !quiet {
             StandardError.write(
-                "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
+                "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!,
+                level: .info)
         }
         let held = duration ?? 4
         return (ToneScore.chord(frequencies, duration: held, strum: strum), "\(list) for \(seconds(held))")
@@ -144,7 +145,7 @@ struct ToneCommand: ParsableCommand {
     private func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
     private func say(_ line: String) {
-        if !quiet { StandardError.write((line + "\n").data(using: .utf8)!) }
+        if !quiet { StandardError.write((line + "\n").data(using: .utf8)!, level: .info) }
     }
 }
 
