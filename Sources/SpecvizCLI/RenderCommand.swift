@@ -89,6 +89,11 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51 (got \(crf))") }
+        if let p = batch.progress, let o = output,
+            p == "-" ? ["-", "/dev/stdout"].contains(o) : OutputTarget.canonical(p) ?? p == OutputTarget.canonical(o) ?? o
+        {
+            throw ValidationError("--progress and -o both write '\(p)': send the progress elsewhere")
+        }
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
@@ -155,8 +160,13 @@ struct RenderCommand: ParsableCommand {
         let sink = try makeSink(
             output: output, isSequence: isSequence, settings: settings, tee: tee, start: start, end: end, stamp: stamp)
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
-        job.progress = { done, total in bar.update(done: done, total: total) }
-        if batch.progressLines { job.progress = BatchOptions.reportProgress }
+        let report = try batch.progress.map { try ProgressReport(path: $0, fps: settings.fps) }
+        var framesDone = 0
+        job.progress = { done, total in
+            framesDone = done
+            bar.update(done: done, total: total)
+            report?.update(done: done, total: total)
+        }
         job.cancelled = { Termination.isSet }
         job.finishedReading = {
             tee.analysis.stop()
@@ -165,6 +175,7 @@ struct RenderCommand: ParsableCommand {
         defer { bar.finish() }
         do {
             try job.run(into: sink)
+            report?.finish(done: framesDone)
         } catch {
             try Termination.check()
             throw error
