@@ -48,8 +48,8 @@ struct ClockTime: OptionValue, Equatable {
         return total * 60 + value
     }
 
-    /// `42.5`, `42.5s`, `500ms`, `250us`: digits and at most one point (no sign, exponent
-    /// or hex, which Double would take), with ffmpeg's unit suffixes.
+    /// `42.5`, `42.5s`, `500ms`, `250us`, `1e3`: a decimal number without a sign (no hex, inf
+    /// or nan, which Double would take), with ffmpeg's unit suffixes.
     private static func plainSeconds(_ text: String) -> Double? {
         var body = Substring(text), scale = 1.0
         for (suffix, factor) in [("ms", 1e-3), ("us", 1e-6), ("s", 1.0)] where body.hasSuffix(suffix) {
@@ -57,9 +57,9 @@ struct ClockTime: OptionValue, Equatable {
             scale = factor
             break
         }
-        let points = body.utf8.filter { $0 == UInt8(ascii: ".") }.count
-        guard !body.isEmpty, points <= 1, body.utf8.contains(where: isDigit),
-            body.utf8.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }), let v = Double(body)
+        let allowed = Set(".eE+-".utf8)
+        guard let first = body.utf8.first, isDigit(first) || first == UInt8(ascii: "."),
+            body.utf8.allSatisfy({ isDigit($0) || allowed.contains($0) }), let v = Double(body)
         else { return nil }
         return v * scale
     }

@@ -9,7 +9,7 @@ final class ClockTimeCLITests: XCTestCase {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 1), to: dir + "/a.wav")
         // A start past the end names the time in seconds: the clock form was read as such.
-        for (time, seconds) in [("1:30", "90"), ("1:02:03.5", "3723.5"), ("01:05", "65"), ("2500ms", "2.5"), ("90:00", "5400")] {
+        for (time, seconds) in [("1:30", "90"), ("1:02:03.5", "3723.5"), ("01:05", "65"), ("2500ms", "2.5"), ("90:00", "5400"), ("1e3", "1000")] {
             let r = try CLI.run(["render", dir + "/a.wav", "--from", time, "--size", "64x36", "-o", dir + "/o.mp4"])
             XCTAssertEqual(r.status, 64, r.stderr)
             XCTAssertTrue(r.stderr.contains("--from \(seconds) is past the end"), "\(time): \(r.stderr)")
@@ -35,7 +35,7 @@ final class ClockTimeCLITests: XCTestCase {
         try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.5), to: dir + "/a.wav")
         for (option, time) in [
             ("--from", "1:75"), ("--from", "1:-3"), ("--to", "1:2:3:4"), ("--at", "1::2"), ("--at", "abc"), ("--from", "-1:00"),
-            ("--to", "0x10"), ("--from", "1e3"), ("--at", "1:30."), ("--to", "100:00:00:00"), ("--from", "2400:00:01"),
+            ("--to", "0x10"), ("--from", "1e-"), ("--at", "1:30."), ("--to", "100:00:00:00"), ("--from", "2400:00:01"),
         ] {
             let out = option == "--at" ? dir + "/o.png" : dir + "/o.mp4"
             let r = try CLI.run(["render", dir + "/a.wav", option, time, "--size", "64x36", "-o", out])
