@@ -32,7 +32,7 @@ env -i PATH=/usr/bin:/bin HOME="$work" "$p/bin/specviz" render "$repo/examples/d
 [ -s "$work/still.png" ] || fail "no still from the installed binary"
 
 man1="$p/share/man/man1"
-for c in render join analyze live modes tune presets tempo tone bench; do
+for c in render join analyze peaks live modes tune presets tempo tone bench; do
   [ -s "$man1/specviz-$c.1" ] || fail "missing man page specviz-$c.1"
 done
 # A text line starting with '.' would be read as a roff request and vanish from the page.

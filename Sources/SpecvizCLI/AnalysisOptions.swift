@@ -24,7 +24,7 @@ struct AnalysisOptions: ParsableArguments {
 
     @Option(
         help: "Frequency scale: log, linear, mel, bark, erb, notes (one band per semitone) or octave:N (N = 1, 2, 3, 6, 12, 24; IEC 61260 bands). Default log.",
-        transform: FrequencyScale.option)
+        completion: Completions.scales, transform: FrequencyScale.option)
     var scale: FrequencyScale?
 
     @Option(help: "Band count of the continuous scales (16–1024; default 128).")
@@ -36,7 +36,9 @@ struct AnalysisOptions: ParsableArguments {
     @Option(name: .customLong("fft-size"), help: "FFT length: a power of two 512–65536 (default 2048).")
     var fftSize: Int?
 
-    @Option(help: "Window: hann, hamming, blackman, blackman-harris, flat-top, kaiser[:BETA] or rect (default hann).", transform: WindowKind.option)
+    @Option(
+        help: "Window: hann, hamming, blackman, blackman-harris, flat-top, kaiser[:BETA] or rect (default hann).", completion: Completions.windows,
+        transform: WindowKind.option)
     var window: WindowKind?
 
     @Option(help: "Overlap of successive FFTs, 0–0.95 (default: hop of min(FFT size, 2048) samples).")
@@ -45,7 +47,7 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: "Samples between analyses (instead of --overlap).")
     var hop: Int?
 
-    @Option(help: "Frequency weighting: none, A, B, C, D or itu468 (default none).", transform: Weighting.option)
+    @Option(help: "Frequency weighting: none, A, B, C, D or itu468 (default none).", completion: Completions.weightings, transform: Weighting.option)
     var weighting: Weighting?
 
     @Option(

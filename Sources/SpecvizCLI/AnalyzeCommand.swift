@@ -30,7 +30,7 @@ struct AnalyzeCommand: ParsableCommand {
               specviz analyze track.flac --csv --fps 10 --scale octave:3 --db-range -90:0 -o levels.csv
             """)
 
-    @Argument(help: "Audio file (anything FFmpeg reads).")
+    @Argument(help: "Audio file (anything FFmpeg reads).", completion: Completions.anyFile)
     var input: String
 
     @Flag(help: "Write JSON.")
@@ -42,7 +42,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Frames per second (default: the render default, 60).")
     var fps: Int?
 
-    @Option(name: .shortAndLong, help: "Output file (default: standard output).")
+    @Option(name: .shortAndLong, help: "Output file (default: standard output).", completion: Completions.anyFile)
     var output: String?
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
@@ -218,6 +218,22 @@ final class DataSink: ByteSink {
         var text = text
         let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
         if !ok { throw failure(errno) }
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// True when writing a file (which `patch` can rewrite), not standard output.
+    var isSeekable: Bool { temp != nil }
+
+    /// Overwrites `bytes` at `offset` of the file written so far (a header field known only
+    /// at the end), then goes on writing at the end.
+    func patch(_ bytes: [UInt8], at offset: Int) throws {
+        guard let file, temp != nil else { throw CLIError.closed(path: path) }
+        guard fseek(file, offset, SEEK_SET) == 0 else { throw failure(errno) }
+        try write(bytes)
+        guard fseek(file, 0, SEEK_END) == 0 else { throw failure(errno) }
     }
 
     func finish() throws {

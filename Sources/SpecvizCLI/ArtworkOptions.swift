@@ -10,7 +10,7 @@ struct ArtworkOptions: ParsableArguments {
     @Option(help: "Artist line under the title (default: the file's artist tag).")
     var artist: String?
 
-    @Option(help: "Cover picture (PNG, JPEG or WebP; default: the picture embedded in the file).")
+    @Option(help: "Cover picture (PNG, JPEG or WebP; default: the picture embedded in the file).", completion: Completions.anyFile)
     var cover: String?
 
     @Flag(name: .customLong("no-cover"), help: "No cover picture, not even the embedded one.")
@@ -21,7 +21,7 @@ struct ArtworkOptions: ParsableArguments {
 
     @Option(
         help: "Background: a colour (#rrggbb, #rgb or black, white, gray, navy, teal, maroon) or a picture scaled to fill the frame.",
-        transform: Background.option)
+        completion: Completions.anyFile, transform: Background.option)
     var background: Background?
 
     @Option(name: .customLong("background-dim"), help: "Darken a background picture: 0 keeps it, 1 is black (default 0.6).")
@@ -30,7 +30,7 @@ struct ArtworkOptions: ParsableArguments {
     @Option(name: .customLong("background-blur"), help: "Blur a background picture by this fraction of the frame's short side (e.g. 0.02; default 0).")
     var backgroundBlur: Double = 0
 
-    @Option(help: "Logo picture for the bottom-right corner (PNG with alpha works best).")
+    @Option(help: "Logo picture for the bottom-right corner (PNG with alpha works best).", completion: Completions.anyFile)
     var logo: String?
 
     @Flag(help: "Transparent background (straight alpha): PNG stills and sequences, .mov (ProRes 4444) or .webm (VP9 with alpha).")

@@ -8,8 +8,12 @@ enum BatchChild {
     /// Set by the batch to its pid in each child's environment.
     static let parentVariable = "SPECVIZ_BATCH_PARENT"
 
+    /// True in a render started by a batch.
+    nonisolated(unsafe) private(set) static var isChild = false
+
     static func linkToParent() {
         guard let text = getenv(parentVariable) else { return }
+        isChild = true
         let parent = pid_t(String(cString: text))
         unsetenv(parentVariable)
         guard let parent else { return }

@@ -3,7 +3,7 @@ import SpecvizCore
 
 /// Renders many files, `jobs` at a time, each in its own `specviz render` process (so one
 /// bad file cannot stop or crash the others), showing one progress line per file and a
-/// total with ETA on stderr. Children report progress as `progress DONE TOTAL` lines on
+/// total with ETA on stderr. Children report progress as `--progress -` blocks (frame=, total_frames=) on
 /// their stdout and fail with one `specviz: error: …` line on their stderr.
 final class BatchRunner: @unchecked Sendable {
     struct Item {
@@ -138,12 +138,9 @@ final class BatchRunner: @unchecked Sendable {
             while let nl = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...nl)
-                let f = line.split(separator: " ")
-                if f.count >= 2, f[0] == "progress", let done = Int(f[1]) {
-                    let total = f.count >= 3 ? Int(f[2]) : nil
+                if let (key, value) = ProgressReport.parse(line[...]) {
                     lock.withLock {
-                        framesDone[i] = done
-                        if let total { framesTotal[i] = total }
+                        if key == "frame" { framesDone[i] = value } else { framesTotal[i] = value }
                     }
                 }
             }
@@ -229,7 +226,7 @@ final class BatchRunner: @unchecked Sendable {
                 if let finished { text += fileLine(finished) + "\n" }
                 if final { text += totalLine() + "\n" }
             }
-            if !text.isEmpty { StandardError.write(Data(text.utf8)) }
+            if !text.isEmpty { StandardError.write(Data(text.utf8), level: .info) }
         }
     }
 }

@@ -16,11 +16,11 @@ enum InputChecks {
     }
 
     static func warn(_ line: String) {
-        StandardError.write(Data("specviz: warning: \(line)\n".utf8))
+        StandardError.write(Data("specviz: warning: \(line)\n".utf8), level: .warning)
     }
 
     static func note(_ line: String) {
-        StandardError.write(Data("specviz: note: \(line)\n".utf8))
+        StandardError.write(Data("specviz: note: \(line)\n".utf8), level: .info)
     }
 
     /// Throws unless `value` is finite and in `range` (NaN, ±inf and 1e300 are refused).

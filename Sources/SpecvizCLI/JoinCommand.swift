@@ -18,16 +18,19 @@ struct JoinCommand: ParsableCommand {
               specviz join part1.mp4 part2.mp4 part3.mp4 part4.mp4 --audio set.flac -o set.mp4
             """)
 
-    @Argument(help: "The segment videos, in order.")
+    @Argument(help: "The segment videos, in order.", completion: Completions.anyFile)
     var parts: [String]
 
-    @Option(name: .shortAndLong, help: "The joined video (.mp4/.mkv/.mov).")
+    @Option(name: .shortAndLong, help: "The joined video (.mp4/.mkv/.mov).", completion: Completions.anyFile)
     var output: String
 
-    @Option(help: "The original audio file: its sound is encoded once for the whole video.")
+    @Option(help: "The original audio file: its sound is encoded once for the whole video.", completion: Completions.anyFile)
     var audio: String?
 
-    @Option(name: .customLong("from"), help: "With --audio: the time in seconds of the original where the video starts (the render's --from).")
+    @Option(
+        name: .customLong("from"),
+        help: "With --audio: the time of the original where the video starts (the render's --from; seconds or [[hh:]mm:]ss[.frac]).",
+        transform: ClockTime.secondsOption)
     var audioFrom: Double = 0
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
@@ -38,7 +41,6 @@ struct JoinCommand: ParsableCommand {
 
     func validate() throws {
         if parts.isEmpty { throw ValidationError("give the segment videos to join") }
-        if !audioFrom.isFinite || audioFrom < 0 { throw ValidationError("--from must be a number of seconds ≥ 0") }
         if parts.contains(output) { throw ValidationError("the output '\(output)' is also a part") }
     }
 
@@ -65,7 +67,7 @@ struct JoinCommand: ParsableCommand {
                     String(
                         format: "specviz: joined %d parts: %d frames, %.3f s → %@\n",
                         parts.count, summary.frames, summary.seconds, output
-                    ).utf8))
+                    ).utf8), level: .info)
         }
     }
 }

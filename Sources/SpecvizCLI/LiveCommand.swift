@@ -60,7 +60,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "ALSA PCM for live sound (playback for render --live, capture for live); `null` needs no hardware.")
     var device: String = "default"
 
-    @Option(help: "Framebuffer device, or a plain file standing in for one (with --fb-size and --fb-bpp).")
+    @Option(help: "Framebuffer device, or a plain file standing in for one (with --fb-size and --fb-bpp).", completion: Completions.anyFile)
     var fb: String?
 
     @Option(name: .customLong("fb-size"), help: "Size WxH of a framebuffer file.", transform: FrameSize.option)
@@ -118,7 +118,7 @@ enum LiveRunner {
             loop.status = { terminalSink.status = $0 }
         } else if stats {
             let tty = isatty(STDERR_FILENO) != 0
-            loop.status = { StandardError.write(((tty ? "\r\u{1B}[K" : "") + $0 + (tty ? "" : "\n")).data(using: .utf8)!) }
+            loop.status = { StandardError.write(((tty ? "\r\u{1B}[K" : "") + $0 + (tty ? "" : "\n")).data(using: .utf8)!, level: .info) }
         }
         let result: LiveStats
         do {
@@ -136,7 +136,7 @@ enum LiveRunner {
                 s.mode.rawValue, s.width, s.height, result.shown, result.dropped,
                 result.percentile(0.5) * 1000, result.percentile(0.99) * 1000, result.maxSeconds * 1000,
                 result.cpuPercentile(0.5) * 1000, result.cpuPercentile(0.99) * 1000)
-            StandardError.write(line.data(using: .utf8)!)
+            StandardError.write(line.data(using: .utf8)!, level: .info)
         }
         do {
             try saveSettings(loop.settings)

@@ -7,7 +7,7 @@ import Tuning
 struct LookOptions: ParsableArguments {
     @Option(
         name: .shortAndLong, help: "Visualisation mode: \(VisualizationMode.allCases.map(\.rawValue).joined(separator: ", ")).",
-        transform: VisualizationMode.option)
+        completion: Completions.modes, transform: VisualizationMode.option)
     var mode: VisualizationMode?
 
     @Option(help: "Frame size WxH (e.g. 1920x1080, 1080x1920, 1080x1080); default 1920x1080.", transform: FrameSize.option)
@@ -25,7 +25,7 @@ struct LookOptions: ParsableArguments {
     @Option(
         help:
             "Colour table: \(Palette.all.map(\.name).joined(separator: ", ")). Sets the spectrogram's heatmap in spectrogram mode, else the frequency gradient (defaults: heat, spectrum).",
-        transform: Palette.option)
+        completion: Completions.palettes, transform: Palette.option)
     var palette: Palette?
 
     @Flag(help: "Show the render time / FPS readout.")
@@ -37,7 +37,7 @@ struct LookOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "BPM overlay with beat dot and beat flash in bars, curve, surface, surface+.")
     var bpm: Bool?
 
-    @Option(help: "Tuning preset for the tuner (see `specviz presets`); default chromatic.", transform: TuningPreset.option)
+    @Option(help: "Tuning preset for the tuner (see `specviz presets`); default chromatic.", completion: Completions.presets, transform: TuningPreset.option)
     var preset: TuningPreset?
 
     @Option(help: "Reference pitch of A4 in Hz (400–480); default 440.", transform: ReferencePitch.option)
@@ -47,7 +47,7 @@ struct LookOptions: ParsableArguments {
 
     @Option(
         help: "Tuner view meter pair: arc (LED arc + chromatic strip), wheel (note wheel + ruler), strobe (stroboscope + info bar).",
-        transform: TunerMeter.option)
+        completion: Completions.meters, transform: TunerMeter.option)
     var meter: TunerMeter = .arc
 
     @Option(help: "Rasteriser threads (1…\(Self.maxThreads)).")

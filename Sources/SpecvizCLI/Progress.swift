@@ -28,12 +28,12 @@ final class ProgressBar {
         } else {
             line = String(format: "%d frames  %.1f fps", done, fps)
         }
-        StandardError.write(("\r" + line + "\u{1B}[K").data(using: .utf8)!)
+        StandardError.write(("\r" + line + "\u{1B}[K").data(using: .utf8)!, level: .info)
     }
 
     func finish() {
         guard enabled else { return }
-        StandardError.write("\n".data(using: .utf8)!)
+        StandardError.write("\n".data(using: .utf8)!, level: .info)
     }
 
     static func clock(_ s: Double) -> String {
@@ -76,7 +76,7 @@ enum Termination {
             deadline.tv_sec += graceSeconds
             while sem_timedwait(&watchdogWake, &deadline) != 0 && errno == EINTR {}
             TemporaryFiles.removeAll()
-            StandardError.write(Data("specviz: error: \(Interrupted(signal: caughtSignal))\n".utf8))
+            StandardError.write(Data("specviz: error: \(Interrupted(signal: caughtSignal))\n".utf8), level: .error)
             _exit(128 + caughtSignal)
         }
         watchdog.name = "specviz-signal-watchdog"

@@ -10,11 +10,16 @@ struct BatchOptions: ParsableArguments {
         help: "With several inputs: files rendered at once (default: one per core, each child using cores/j threads).")
     var jobs: Int?
 
-    @Option(name: .customLong("inputs-from"), help: "Also render the files listed in FILE, one per line ('-' reads stdin; # starts a comment).")
+    @Option(
+        name: .customLong("inputs-from"), help: "Also render the files listed in FILE, one per line ('-' reads stdin; # starts a comment).",
+        completion: Completions.anyFile)
     var inputsFrom: String?
 
-    @Flag(name: .customLong("progress-lines"), help: .hidden)
-    var progressLines = false
+    @Option(
+        help:
+            "Machine-readable progress to FILE or - (standard output), in ffmpeg's -progress key=value form (frame=, out_time=, speed=, progress=continue|end).",
+        completion: Completions.anyFile)
+    var progress: String?
 
     @Option(name: .customLong("x264-threads"), help: .hidden)
     var x264Threads: Int = 0
@@ -24,13 +29,6 @@ struct BatchOptions: ParsableArguments {
         if x264Threads < 0 { throw ValidationError("--x264-threads must be ≥ 0") }
     }
 
-    /// `--progress-lines`: frames written so far, as `progress DONE TOTAL` lines on stdout
-    /// (what a batch parent reads from its children).
-    static func reportProgress(_ done: Int, _ total: Int?) {
-        let line = "progress \(done) \(total.map(String.init) ?? "?")\n"
-        StandardOutput.writeOrExit(line)
-    }
-
     /// The default number of files rendered at once: one per core. Each render then gets
     /// cores/j rasteriser and x264 threads, so the machine is busy but not oversubscribed.
     static func defaultJobs(cores: Int, files: Int) -> Int { max(1, min(cores, files)) }
@@ -38,10 +36,10 @@ struct BatchOptions: ParsableArguments {
 
 extension RenderCommand {
     /// True when this render is a batch: several inputs, a list from --inputs-from, or an
-    /// output pattern with a {placeholder}. A batch's child (--progress-lines) renders the one
-    /// file it is given to the name it is given: braces in it are not placeholders any more.
+    /// output pattern with a {placeholder}. A batch's child (`BatchChild.isChild`) renders the
+    /// one file it is given to the name it is given: braces in it are not placeholders any more.
     var isBatch: Bool {
-        if batch.progressLines && inputs.count == 1 && batch.inputsFrom == nil { return false }
+        if BatchChild.isChild && inputs.count == 1 && batch.inputsFrom == nil { return false }
         return inputs.count != 1 || batch.inputsFrom != nil
             || ["{stem}", "{name}", "{dir}", "{index}"].contains { (output ?? "").contains($0) }
     }
@@ -107,20 +105,22 @@ extension RenderCommand {
 
     /// The command line of one child: this one without the inputs, -o, -j and --inputs-from.
     func childArguments(threads: Int) -> [String] {
-        var args = Array(CommandLine.arguments.dropFirst())
+        // The child speaks at the default level: the parent reads its error line.
+        let all = Array(CommandLine.arguments.dropFirst())
+        var args = (try? LogLevel.extract(all).arguments) ?? all
         if let r = args.firstIndex(of: "render") { args.removeFirst(r + 1) }
         var kept: [String] = []
         var remaining = inputs[...]
         var i = 0
         var afterTerminator = false
-        let withValue: Set<String> = ["-o", "--output", "-j", "--jobs", "--inputs-from"]
+        let withValue: Set<String> = ["-o", "--output", "-j", "--jobs", "--inputs-from", "--progress"]
         while i < args.count {
             let a = args[i]
             i += 1
             if !afterTerminator {
                 if a == "--" { afterTerminator = true; continue }
                 if withValue.contains(a) { i += 1; continue }
-                if ["--output=", "--jobs=", "--inputs-from="].contains(where: { a.hasPrefix($0) }) { continue }
+                if ["--output=", "--jobs=", "--inputs-from=", "--progress="].contains(where: { a.hasPrefix($0) }) { continue }
                 if a.hasPrefix("-j"), Int(a.dropFirst(2)) != nil { continue }
             }
             if let first = remaining.first, a == first { remaining = remaining.dropFirst(); continue }
@@ -129,7 +129,7 @@ extension RenderCommand {
         if !kept.contains("--threads") && !kept.contains(where: { $0.hasPrefix("--threads=") }) {
             kept += ["--threads", String(threads)]
         }
-        return ["render"] + kept + ["--x264-threads", String(threads), "--progress-lines"]
+        return ["render"] + kept + ["--x264-threads", String(threads), "--progress", "-"]
     }
 
     /// `render a.flac b.mp3 … -o 'out/{stem}.mp4' [-j N]`.
@@ -183,7 +183,7 @@ extension RenderCommand {
             // The summary: one line per failed file (naming it), then the count.
             for (file, why) in failures {
                 let text = why.contains(file) ? why : "\(file): \(why)"
-                StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8))
+                StandardError.write(Data("specviz: error: \(text.escapingControlCharacters)\n".utf8), level: .error)
             }
             throw CLIError.batchFailed(failed: failures.count, of: items.count)
         }

@@ -20,10 +20,13 @@ struct RenderCommand: ParsableCommand {
               specviz render track.wav --mode bars -o out.mp4
               specviz render track.flac --mode bars --size 1080x1920 -o reel.mp4
               specviz render track.mp3 --mode spectrogram --at 42.5 -o still.png
+              specviz render set.flac --from 1:02:03.5 --to 1:03:00 -o encore.mp4
               specviz render track.wav --mode curve -o frames/%05d.png
             """)
 
-    @Argument(help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …), or - for standard input; several make a batch (-o 'out/{stem}.mp4').")
+    @Argument(
+        help: "Audio file (anything FFmpeg reads: wav, flac, mp3, ogg, m4a …), or - for standard input; several make a batch (-o 'out/{stem}.mp4').",
+        completion: Completions.anyFile)
     var inputs: [String] = []
 
     /// The one input of a single render.
@@ -42,7 +45,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisOptions
 
-    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.")
+    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.", completion: Completions.anyFile)
     var output: String?
 
     @Flag(help: "Play the file through ALSA and show the visualisation in real time (keys: m/M mode, t, b, space, q).")
@@ -53,16 +56,16 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
     var overwrite = false
 
-    @Option(help: "Start time in seconds.")
+    @Option(help: "Start time: seconds (42.5) or [[hh:]mm:]ss[.frac] (1:30).", transform: ClockTime.secondsOption)
     var from: Double?
 
-    @Option(help: "End time in seconds.")
+    @Option(help: "End time: seconds or [[hh:]mm:]ss[.frac].", transform: ClockTime.secondsOption)
     var to: Double?
 
-    @Option(help: "Time in seconds of the single PNG still.")
+    @Option(help: "Time of the single PNG still: seconds or [[hh:]mm:]ss[.frac].", transform: ClockTime.secondsOption)
     var at: Double?
 
-    @Option(name: .customLong("dump-frame"), help: "With a PNG still: also write the frame's triangle list (SPEC §10).")
+    @Option(name: .customLong("dump-frame"), help: "With a PNG still: also write the frame's triangle list (SPEC §10).", completion: Completions.anyFile)
     var dumpFrame: String?
 
     @Option(name: .customLong("x264-preset"), help: "x264 preset for video output (ultrafast … veryslow).", transform: X264Preset.option)
@@ -81,14 +84,16 @@ struct RenderCommand: ParsableCommand {
     var causal = false
 
     /// The longest time accepted in --from/--to/--at (seconds): 100 days.
-    static let maxSeconds = 8_640_000.0
+    static let maxSeconds = ClockTime.maxSeconds
 
     func validate() throws {
-        try InputChecks.number(from, "--from", in: 0...Self.maxSeconds, unit: " s")
-        try InputChecks.number(to, "--to", in: 0...Self.maxSeconds, unit: " s")
-        try InputChecks.number(at, "--at", in: 0...Self.maxSeconds, unit: " s")
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51 (got \(crf))") }
+        if let p = batch.progress, let o = output,
+            p == "-" ? ["-", "/dev/stdout"].contains(o) : OutputTarget.canonical(p) ?? p == OutputTarget.canonical(o) ?? o
+        {
+            throw ValidationError("--progress and -o both write '\(p)': send the progress elsewhere")
+        }
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
@@ -155,8 +160,13 @@ struct RenderCommand: ParsableCommand {
         let sink = try makeSink(
             output: output, isSequence: isSequence, settings: settings, tee: tee, start: start, end: end, stamp: stamp)
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
-        job.progress = { done, total in bar.update(done: done, total: total) }
-        if batch.progressLines { job.progress = BatchOptions.reportProgress }
+        let report = try batch.progress.map { try ProgressReport(path: $0, fps: settings.fps) }
+        var framesDone = 0
+        job.progress = { done, total in
+            framesDone = done
+            bar.update(done: done, total: total)
+            report?.update(done: done, total: total)
+        }
         job.cancelled = { Termination.isSet }
         job.finishedReading = {
             tee.analysis.stop()
@@ -165,6 +175,7 @@ struct RenderCommand: ParsableCommand {
         defer { bar.finish() }
         do {
             try job.run(into: sink)
+            report?.finish(done: framesDone)
         } catch {
             try Termination.check()
             throw error

@@ -41,7 +41,7 @@ enum StandardOutput {
             try write(text)
         } catch {
             TemporaryFiles.removeAll()
-            StandardError.write(Data("specviz: error: \(error)\n".utf8))
+            StandardError.write(Data("specviz: error: \(error)\n".utf8), level: .error)
             _exit(1)
         }
     }
@@ -55,6 +55,11 @@ enum StandardOutput {
 /// has nowhere to be reported: it is dropped, never a trap (Foundation's
 /// `FileHandle.write` traps on EPIPE), so the command still cleans up and exits.
 enum StandardError {
+    /// Writes `data` when the log level shows messages of `level` (`--log-level`).
+    static func write(_ data: Data, level: LogLevel) {
+        if LogLevel.shows(level) { write(data) }
+    }
+
     static func write(_ data: Data) {
         data.withUnsafeBytes { raw in
             guard var p = raw.baseAddress else { return }

@@ -22,7 +22,7 @@ struct TempoCommand: ParsableCommand {
             --range LO:HI folds the tempo, the display and the beats into a range instead (e.g. 80:160).
             """)
 
-    @Argument(help: "Audio or video file to analyse (- for standard input).")
+    @Argument(help: "Audio or video file to analyse (- for standard input).", completion: Completions.anyFile)
     var input: String
 
     @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
@@ -72,15 +72,16 @@ struct TempoCommand: ParsableCommand {
         var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish()
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let summary = TempoSummary(updates: analysis.updates, duration: analyzer.tracker.time)
-        // Row by row: an output of hours is never one string in memory.
-        var out = BufferedOutput()
+        // Row by row, through the JSON writer's sink: an output of hours is never one string
+        // in memory.
+        let out = try DataSink(path: nil)
         if beats {
             try out.write("time_s,position\n")
             for b in analysis.beats { try out.write(String(format: "%.4f,", b.time) + (b.position.map { String($0) } ?? "") + "\n") }
         } else if csv {
-            try writeCSV(analysis.updates, to: &out)
+            try writeCSV(analysis.updates, to: out)
         } else if json {
-            try writeJSON(analysis, summary: summary, to: &out)
+            try writeJSON(analysis, summary: summary, to: out)
         } else {
             let name = (input as NSString).lastPathComponent
             if let first = analysis.segments.first {
@@ -95,11 +96,11 @@ struct TempoCommand: ParsableCommand {
                 try out.write("\(name): no steady beat detected\n")
             }
         }
-        try out.flush()
+        try out.finish()
     }
 
     /// `--csv`: the display timeline (with `--raw`, the detector's readings), a row per update.
-    private func writeCSV(_ updates: [TempoUpdate], to out: inout BufferedOutput) throws {
+    private func writeCSV(_ updates: [TempoUpdate], to out: DataSink) throws {
         try out.write(raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness\n" : "time_s,bpm,confidence\n")
         for u in updates {
             if raw {
@@ -116,25 +117,50 @@ struct TempoCommand: ParsableCommand {
         }
     }
 
-    /// `--json`: the estimate, the segments, the beats and the display timeline.
-    private func writeJSON(_ analysis: BeatAnalysis, summary: TempoSummary, to out: inout BufferedOutput) throws {
-        let bpm = analysis.bpm.map { String(format: "%.2f", $0) } ?? "null"
-        let meter = analysis.meter.map { "\"\($0)\"" } ?? "null"
-        let segments = analysis.segments.map {
-            String(format: "{\"start\": %.3f, \"end\": %.3f, \"bpm\": %.2f}", $0.start, $0.end, $0.bpm)
+    /// `--json`: the estimate, the segments, the beats and the display timeline, on one line.
+    private func writeJSON(_ analysis: BeatAnalysis, summary: TempoSummary, to out: DataSink) throws {
+        let w = JSONWriter(to: out, separators: .spaced)
+        func number(_ x: Double?, _ decimals: Int) throws {
+            if let x { try w.value(x, decimals: decimals) } else { try w.null() }
         }
-        try out.write(
-            "{\"bpm\": \(bpm), \"confidence\": \(String(format: "%.3f", summary.confidence)), "
-                + "\"meter\": \(meter), \"segments\": [" + segments.joined(separator: ", ") + "], \"beats\": [")
-        for (k, b) in analysis.beats.enumerated() {
-            try out.write((k > 0 ? ", " : "") + String(format: "[%.4f, ", b.time) + (b.position.map { String($0) } ?? "null") + "]")
+        try w.beginObject()
+        try w.key("bpm")
+        try number(analysis.bpm, 2)
+        try w.member("confidence", summary.confidence, decimals: 3)
+        try w.key("meter")
+        if let meter = analysis.meter { try w.value("\(meter)") } else { try w.null() }
+        try w.key("segments")
+        try w.beginArray()
+        for s in analysis.segments {
+            try w.beginObject()
+            try w.member("start", s.start, decimals: 3)
+            try w.member("end", s.end, decimals: 3)
+            try w.member("bpm", s.bpm, decimals: 2)
+            try w.endObject()
         }
-        try out.write("], \"timeline\": [")
-        for (k, u) in analysis.updates.enumerated() {
-            let bpm = shown(u).map { String(format: "%.2f", $0) } ?? "null"
-            try out.write((k > 0 ? ", " : "") + String(format: "[%.4f, ", u.time) + bpm + String(format: ", %.3f]", u.display?.confidence ?? 0))
+        try w.endArray()
+        try w.key("beats")
+        try w.beginArray()
+        for b in analysis.beats {
+            try w.beginArray()
+            try w.value(b.time, decimals: 4)
+            if let p = b.position { try w.value(p) } else { try w.null() }
+            try w.endArray()
         }
-        try out.write("]}\n")
+        try w.endArray()
+        try w.key("timeline")
+        try w.beginArray()
+        for u in analysis.updates {
+            try w.beginArray()
+            try w.value(u.time, decimals: 4)
+            try number(shown(u), 2)
+            try w.value(u.display?.confidence ?? 0, decimals: 3)
+            try w.endArray()
+        }
+        try w.endArray()
+        try w.endObject()
+        w.newline()
+        try w.flush()
     }
 }
 

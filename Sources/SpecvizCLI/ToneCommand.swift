@@ -22,7 +22,7 @@ struct ToneCommand: ParsableCommand {
     @Argument(help: "Notes: A4, C#3, Bb2, a MIDI number, or 440Hz.", transform: ToneNote.option)
     var notes: [ToneNote] = []
 
-    @Option(help: "Tuning preset (see `specviz presets`), e.g. guitar-standard.", transform: TuningPreset.option)
+    @Option(help: "Tuning preset (see `specviz presets`), e.g. guitar-standard.", completion: Completions.presets, transform: TuningPreset.option)
     var preset: TuningPreset?
 
     @Flag(help: "With --preset: play each string in turn instead of together.")
@@ -45,7 +45,7 @@ struct ToneCommand: ParsableCommand {
     @Flag(help: "Speaker voicing: 4th-order high-pass at 140 Hz for small speakers.")
     var speaker = false
 
-    @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .mp3, .ogg, .opus, .m4a); without it, play through ALSA.")
+    @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .mp3, .ogg, .opus, .m4a); without it, play through ALSA.", completion: Completions.anyFile)
     var output: String?
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
@@ -134,7 +134,8 @@ struct ToneCommand: ParsableCommand {
         }
         if frequencies.count > ToneEngine.maxSounding && !quiet {
             StandardError.write(
-                "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!)
+                "note: at most \(ToneEngine.maxSounding) notes sound at once; each new one releases the oldest\n".data(using: .utf8)!,
+                level: .info)
         }
         let held = duration ?? 4
         return (ToneScore.chord(frequencies, duration: held, strum: strum), "\(list) for \(seconds(held))")
@@ -144,7 +145,7 @@ struct ToneCommand: ParsableCommand {
     private func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
     private func say(_ line: String) {
-        if !quiet { StandardError.write((line + "\n").data(using: .utf8)!) }
+        if !quiet { StandardError.write((line + "\n").data(using: .utf8)!, level: .info) }
     }
 }
 

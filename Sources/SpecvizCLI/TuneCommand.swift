@@ -33,7 +33,7 @@ struct TuneCommand: ParsableCommand {
               specviz tune cello.flac --preset cello --reference 442
             """)
 
-    @Argument(help: "Audio or video file to analyse (- for standard input).")
+    @Argument(help: "Audio or video file to analyse (- for standard input).", completion: Completions.anyFile)
     var input: String
 
     @Flag(name: .customLong("allow-playlists"), help: "Follow an input playlist or concat list (HLS, ffconcat) naming local files; never URLs.")
@@ -50,7 +50,7 @@ struct TuneCommand: ParsableCommand {
     @Flag(help: "With --csv or --json: the detector's unlatched estimate instead of the display.")
     var raw = false
 
-    @Option(help: "Tuning preset id (see `specviz presets`).", transform: TuningPreset.option)
+    @Option(help: "Tuning preset id (see `specviz presets`).", completion: Completions.presets, transform: TuningPreset.option)
     var preset: TuningPreset = .chromatic
 
     @Option(
@@ -63,7 +63,7 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var tuningSystem: TuningSystemOptions
 
-    @Option(help: "Also draw an intonation chart to this PNG: a lane per note, the cents over time, ±5 ¢ shaded.")
+    @Option(help: "Also draw an intonation chart to this PNG: a lane per note, the cents over time, ±5 ¢ shaded.", completion: Completions.anyFile)
     var report: String?
 
     @Flag(name: [.customShort("y"), .long], help: "Overwrite the report PNG if it exists.")

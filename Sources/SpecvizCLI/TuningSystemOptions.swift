@@ -14,7 +14,7 @@ struct TuningSystemOptions: ParsableArguments {
 
     @Option(
         help: "equal, just, pythagorean, meantone, werckmeister3, kirnberger3, vallotti, young, or a Scala FILE.scl (12 notes, 2/1 octave).",
-        transform: Temperament.option)
+        completion: Completions.temperaments, transform: Temperament.option)
     var temperament: Temperament?
 
     @Option(help: "Tonic of the temperament (sounding pitch), e.g. C, G, Eb (default C).", transform: Tonic.option)

@@ -17,6 +17,9 @@ public enum FrequencyScale: Sendable, Equatable, CustomStringConvertible {
     /// The fractional-octave subdivisions `octave:N` accepts.
     public static let octaveFractions = [1, 2, 3, 6, 12, 24]
 
+    /// Every scale, as `init(parsing:)` reads it back from its description.
+    public static let all: [FrequencyScale] = [.log, .linear, .mel, .bark, .erb, .notes] + octaveFractions.map { .octave($0) }
+
     /// Parses `log|linear|mel|bark|erb|notes|octave:N`; nil when unknown.
     public init?(parsing text: String) {
         let t = text.lowercased()

@@ -35,6 +35,10 @@ public enum WindowKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The windows by the names `init(parsing:)` takes first (`kaiser` with its default β).
+    public static let names: [String] =
+        [WindowKind.hann, .hamming, .blackman, .blackmanHarris, .flatTop, .rect].map(\.description) + ["kaiser"]
+
     public var description: String {
         switch self {
         case .hann: return "hann"
