@@ -42,9 +42,22 @@ final class ProgressBar {
     }
 }
 
-/// The signal that asked a writing command to stop (SIGINT, SIGTERM, SIGHUP), 0 while none.
-nonisolated(unsafe) private var caughtSignal: sig_atomic_t = 0
-nonisolated(unsafe) private var watchdogWake = sem_t()
+/// The signal that asked a writing command to stop (SIGINT, SIGTERM, SIGHUP), 0 while none,
+/// and the semaphore that wakes the watchdog. Both live in memory reached through a pointer:
+/// a signal handler may run on the watchdog's thread while it waits in `sem_wait`, and an
+/// `inout` access to a global would then overlap a second one, which Swift's exclusivity check
+/// aborts on (it did, in release builds: "Simultaneous accesses", exit 134 on SIGINT).
+private let caughtSignalCell: UnsafeMutablePointer<sig_atomic_t> = {
+    let cell = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    cell.initialize(to: 0)
+    return cell
+}()
+private let watchdogWake: UnsafeMutablePointer<sem_t> = {
+    let cell = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    sem_init(cell, 0, 0)
+    return cell
+}()
+private var caughtSignal: sig_atomic_t { caughtSignalCell.pointee }
 
 /// SIGINT, SIGTERM and SIGHUP for commands that write files (issue 14): the first one sets
 /// a flag that the command polls (between frames, blocks); it then cancels its output —
@@ -63,18 +76,20 @@ enum Termination {
     }
 
     private static let installed: Void = {
-        sem_init(&watchdogWake, 0, 0)
+        // Both cells are made here, before any handler can run (their lazy set-up is not
+        // async-signal-safe; reading them once made is).
+        _ = (caughtSignalCell, watchdogWake)
         let handler: @convention(c) (Int32) -> Void = { sig in
-            if caughtSignal == 0 { caughtSignal = sig }
-            sem_post(&watchdogWake) // async-signal-safe
+            if caughtSignalCell.pointee == 0 { caughtSignalCell.pointee = sig }
+            sem_post(watchdogWake) // async-signal-safe
         }
         for sig in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(sig, handler) }
         let watchdog = Thread {
-            while sem_wait(&watchdogWake) != 0 {}
+            while sem_wait(watchdogWake) != 0 {}
             var deadline = timespec()
             clock_gettime(CLOCK_REALTIME, &deadline)
             deadline.tv_sec += graceSeconds
-            while sem_timedwait(&watchdogWake, &deadline) != 0 && errno == EINTR {}
+            while sem_timedwait(watchdogWake, &deadline) != 0 && errno == EINTR {}
             TemporaryFiles.removeAll()
             StandardError.write(Data("specviz: error: \(Interrupted(signal: caughtSignal))\n".utf8), level: .error)
             _exit(128 + caughtSignal)

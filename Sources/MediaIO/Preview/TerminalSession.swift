@@ -3,7 +3,13 @@ import Glibc
 #endif
 
 /// Set by SIGINT/SIGTERM/SIGHUP while a `TerminalSession` is active.
-nonisolated(unsafe) private var terminalSignal: sig_atomic_t = 0
+/// The stop signal received, 0 while none: in memory reached through a pointer, so that the
+/// handler's write never overlaps another access under Swift's exclusivity check.
+private let terminalSignalCell: UnsafeMutablePointer<sig_atomic_t> = {
+    let cell = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    cell.initialize(to: 0)
+    return cell
+}()
 /// The settings to restore from a signal or `atexit` (copied before raw mode).
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var savedValid = false
@@ -24,7 +30,7 @@ public final class TerminalSession {
         self.input = input
         self.output = output
         sessionFD = output
-        terminalSignal = 0
+        terminalSignalCell.pointee = 0
         if isatty(input) != 0 && tcgetattr(input, &savedTermios) == 0 {
             savedValid = true
             var raw = savedTermios
@@ -36,7 +42,9 @@ public final class TerminalSession {
             }
             tcsetattr(input, TCSANOW, &raw)
         }
-        let handler: @convention(c) (Int32) -> Void = { sig in if terminalSignal == 0 { terminalSignal = sig } }
+        let handler: @convention(c) (Int32) -> Void = { sig in
+            if terminalSignalCell.pointee == 0 { terminalSignalCell.pointee = sig }
+        }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
         signal(SIGHUP, handler)
@@ -49,10 +57,10 @@ public final class TerminalSession {
     deinit { stop() }
 
     /// True once SIGINT, SIGTERM or SIGHUP arrived.
-    public var interrupted: Bool { terminalSignal != 0 }
+    public var interrupted: Bool { terminalSignalCell.pointee != 0 }
 
     /// The signal that arrived (SIGINT, SIGTERM or SIGHUP), if any.
-    public var receivedSignal: Int32? { terminalSignal == 0 ? nil : terminalSignal }
+    public var receivedSignal: Int32? { terminalSignalCell.pointee == 0 ? nil : terminalSignalCell.pointee }
 
     /// The next key pressed, without waiting; nil when none is pending.
     public func readKey() -> UInt8? {
