@@ -101,6 +101,21 @@ final class PipeAndTagsCLITests: XCTestCase {
         }
     }
 
+    /// `-` is standard output for every writer, never a file named `-`: analyze writes there,
+    /// tone (which prints its own line there) refuses it.
+    func testDashIsStandardOutputForTheOtherWriters() throws {
+        let dir = CLI.tempDir()
+        let input = try makeInput(dir, cover: false)
+        let csv = try run(["analyze", input, "--csv", "-o", "-"])
+        XCTAssertEqual(csv.status, 0, csv.err)
+        XCTAssertTrue(String(decoding: csv.out.prefix(6), as: UTF8.self) == "time_s", "CSV on stdout")
+        let tone = try run(["tone", "A4", "--duration", "0.1", "-o", "-"])
+        XCTAssertEqual(tone.status, 1)
+        XCTAssertEqual(tone.err.split(separator: "\n").count, 1, tone.err)
+        XCTAssertEqual(tone.out.count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"))
+    }
+
     /// The tags of ffprobe's -show_format, keys lowercased (Matroska's are upper case).
     func formatTags(_ file: String) throws -> [String: String] {
         let text = try probe(file, ["-show_entries", "format_tags", "-of", "default=nw=1"])
