@@ -118,10 +118,13 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to a temporary file beside `path` (checking every write, so a full
-    /// disk is reported with its reason), then commits it.
+    /// disk is reported with its reason), then commits it; `-` is standard output.
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool = true) throws {
         let temp = temporaryPath(for: path)
-        let fd = isDirect(temp) ? open(temp, O_WRONLY | O_CLOEXEC) : open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd =
+            temp == OutputTarget.standardOutput
+            ? dup(STDOUT_FILENO)
+            : isDirect(temp) ? open(temp, O_WRONLY | O_CLOEXEC) : open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let why = String(cString: strerror(errno))
             discard(temp)

@@ -8,8 +8,12 @@ import Glibc
 /// file (existing or not) that is written beside itself and renamed into place, or a
 /// stream (a character device such as /dev/null, a FIFO, or an open descriptor reached
 /// through /proc such as /dev/stdout) that is written directly and never renamed or
-/// removed. Folders, block devices, sockets and dangling links are refused.
+/// removed. Folders, block devices, sockets and dangling links are refused. `-` is standard
+/// output (`standardOutput`), a stream.
 public enum OutputTarget: Equatable, Sendable {
+    /// The name of standard output on the command line.
+    public static let standardOutput = "-"
+
     /// The regular file the output ends up in (the link's target when `path` is a link).
     case file(String)
     /// Written in place: nothing is created, renamed or removed.
@@ -17,6 +21,7 @@ public enum OutputTarget: Equatable, Sendable {
 
     /// Follows `path` link by link (at most 40), without normalising it (the kernel's rules).
     public static func resolve(_ path: String) throws -> OutputTarget {
+        if path == standardOutput { return .stream(path) }
         var p = path
         for hop in 0..<40 {
             var st = stat()
@@ -67,6 +72,12 @@ public enum OutputTarget: Equatable, Sendable {
         if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex { return path }
         guard case .stream = (try? resolve(path)) ?? .file(path) else { return path }
         return "stream.\(fallback)"
+    }
+
+    /// The URL libavformat opens for `path`: `pipe:1` for standard output (never seeks), else
+    /// the path itself.
+    public static func avioURL(_ path: String) -> String {
+        path == standardOutput ? "pipe:1" : path
     }
 
     /// The device and inode of `path` (links followed), nil when it does not exist.

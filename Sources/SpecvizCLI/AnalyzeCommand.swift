@@ -182,7 +182,7 @@ struct AnalyzeCommand: ParsableCommand {
     static func fixed(_ v: Double, _ digits: Int) -> String { DecimalRounding.halfAwayFromZero(v, decimals: digits) }
 }
 
-/// Standard output, or a temporary file beside the output that is renamed into place
+/// Standard output (no -o, or `-o -`), or a temporary file beside the output that is renamed into place
 /// only when complete (no half-written output on an error). A device or FIFO at `-o`
 /// (/dev/null, /dev/stdout) is written directly. The file is closed exactly once.
 final class DataSink: ByteSink {
@@ -192,7 +192,7 @@ final class DataSink: ByteSink {
 
     init(path: String?) throws {
         self.path = path
-        if let path {
+        if let path, path != OutputTarget.standardOutput {
             let t = AtomicFile.temporaryPath(for: path)
             guard let f = fopen(t, "wb") else {
                 let code = errno

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MediaIO
 import Raster
 import Specviz
@@ -33,6 +34,12 @@ struct ArtworkOptions: ParsableArguments {
     @Option(help: "Logo picture for the bottom-right corner (PNG with alpha works best).", completion: Completions.anyFile)
     var logo: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Container tag KEY=VALUE of the video (repeatable; replaces the title, artist and album taken from the input). The cover goes in as an attached picture in .mp4 (JPEG or PNG) and .mkv; .mov, .webm and .gif keep none.",
+            valueName: "key=value"))
+    var metadata: [String] = []
+
     @Flag(help: "Transparent background (straight alpha): PNG stills and sequences, .mov (ProRes 4444) or .webm (VP9 with alpha).")
     var transparent = false
 
@@ -41,6 +48,9 @@ struct ArtworkOptions: ParsableArguments {
         try InputChecks.number(backgroundBlur, "--background-blur", in: 0...0.2)
         if noCover && cover != nil { throw ValidationError("--cover and --no-cover are alternatives") }
         if transparent && background != nil { throw ValidationError("--transparent and --background are alternatives") }
+        for m in metadata where !(m.firstIndex(of: "=").map { $0 != m.startIndex } ?? false) {
+            throw ValidationError("--metadata takes KEY=VALUE, not '\(m)'")
+        }
     }
 
     /// The picture files named on the command line (inputs an output must not replace).
@@ -81,6 +91,33 @@ struct ArtworkOptions: ParsableArguments {
         art.backgroundDim = Float(backgroundDim)
         art.backgroundBlur = backgroundBlur
         settings.artwork = art
+    }
+}
+
+extension ArtworkOptions {
+    /// The video's own tags: the title and artist it shows, the input's album, then each
+    /// --metadata; and the cover it shows, as its file's bytes (the named one or the input's).
+    func outputTags(settings: RenderSettings, tags: MediaTags) -> OutputTags {
+        var out = OutputTags()
+        out.set("title", settings.title)
+        out.set("artist", settings.artist)
+        if !noTags { out.set("album", tags.album) }
+        for m in metadata {
+            let eq = m.firstIndex(of: "=")!
+            let value = String(m[m.index(after: eq)...])
+            if value.isEmpty {
+                out.entries.removeAll { $0.key.lowercased() == m[..<eq].lowercased() }
+            } else {
+                out.set(String(m[..<eq]), value)
+            }
+        }
+        if let cover {
+            // Read and decoded already (apply): the bytes go in as they are.
+            out.cover = FileManager.default.contents(atPath: cover).map { [UInt8]($0) }
+        } else if !noCover && settings.artwork.cover != nil {
+            out.cover = tags.coverBytes
+        }
+        return out
     }
 }
 

@@ -14,7 +14,8 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             The output format follows the -o extension: .mp4 .mkv .mov (H.264 + AAC),
             VP9 in .webm, GIF in .gif, one PNG still in .png (at --at; default the middle of
-            the track), or a pattern such as frames/%05d.png for a PNG sequence.
+            the track), or a pattern such as frames/%05d.png for a PNG sequence. -o - writes
+            Matroska (H.264 + AAC) to standard output; progress stays on standard error.
 
             Examples:
               specviz render track.wav --mode bars -o out.mp4
@@ -22,6 +23,7 @@ struct RenderCommand: ParsableCommand {
               specviz render track.mp3 --mode spectrogram --at 42.5 -o still.png
               specviz render set.flac --from 1:02:03.5 --to 1:03:00 -o encore.mp4
               specviz render track.wav --mode curve -o frames/%05d.png
+              specviz render track.wav -o - | ffplay -
             """)
 
     @Argument(
@@ -45,7 +47,9 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisOptions
 
-    @Option(name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern); not with --live.", completion: Completions.anyFile)
+    @Option(
+        name: .shortAndLong, help: "Output file (.mp4/.mkv/.mov/.webm/.gif/.png or a %05d.png pattern), or - for Matroska on standard output; not with --live.",
+        completion: Completions.anyFile)
     var output: String?
 
     @Flag(help: "Play the file through ALSA and show the visualisation in real time (keys: m/M mode, t, b, space, q).")
@@ -103,6 +107,11 @@ struct RenderCommand: ParsableCommand {
                     "cannot write '\(output)': unsupported output format '.\(ext)' (use .mp4, .mkv, .mov, .webm, .gif, .png or a %05d.png pattern)")
             }
         }
+        if output == OutputTarget.standardOutput {
+            // A stream takes one video: not the files of a batch or of --segment, not PNG.
+            let clash = isBatch ? "a batch" : segment != nil ? "--segment" : at != nil || dumpFrame != nil ? "a PNG still" : nil
+            if let clash { throw ValidationError("-o - writes one Matroska video to standard output: not with \(clash)") }
+        }
         if live && (output != nil || at != nil || dumpFrame != nil) { throw ValidationError("--live shows the render: no -o, --at or --dump-frame") }
         if !live && output == nil { throw ValidationError("missing -o OUTPUT (or --live for a real-time preview)") }
         if let dumpFrame, dumpFrame == output || dumpFrame == input {
@@ -158,7 +167,8 @@ struct RenderCommand: ParsableCommand {
         let job = RenderJob(source: tee.analysis, right: right, settings: settings, glyphs: glyphs, from: start, to: end)
         try attachBeats(to: job, settings: settings)
         let sink = try makeSink(
-            output: output, isSequence: isSequence, settings: settings, tee: tee, start: start, end: end, stamp: stamp)
+            output: output, isSequence: isSequence, settings: settings, tee: tee, start: start, end: end, stamp: stamp,
+            tags: art.outputTags(settings: settings, tags: decoder.tags))
         let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         let report = try batch.progress.map { try ProgressReport(path: $0, fps: settings.fps) }
         var framesDone = 0
@@ -212,7 +222,7 @@ struct RenderCommand: ParsableCommand {
     /// the sound of `tee` from `start`.
     func makeSink(
         output: String, isSequence: Bool, settings: RenderSettings, tee: AudioTee, start: Double, end: Double?,
-        stamp: SegmentStamp?
+        stamp: SegmentStamp?, tags: OutputTags
     ) throws -> FrameSink {
         if isSequence {
             // A segment writes its frames only; the frames past it belong to the other segments.
@@ -230,6 +240,7 @@ struct RenderCommand: ParsableCommand {
             options.threads = batch.x264Threads
             options.overwrite = overwrite
             options.segmentStamp = stamp
+            options.tags = tags
             options.alpha = settings.transparent
             return try VideoEncoder(path: output, options: options)
         }

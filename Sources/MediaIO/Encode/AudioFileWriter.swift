@@ -44,6 +44,9 @@ public final class AudioFileWriter {
         guard sampleRate >= 1000, (1...8).contains(channels) else {
             throw MediaError("'\(path)': cannot write \(channels) channels at \(sampleRate) Hz", path: path)
         }
+        guard path != OutputTarget.standardOutput else {
+            throw MediaError("'-': sound is written to a file (.wav, .flac, .mp3, .ogg, .opus or .m4a), not standard output", path: path)
+        }
         self.path = path
         self.overwrite = overwrite
         self.sampleRate = sampleRate

@@ -110,6 +110,8 @@ public enum StreamJoiner {
             } else if first!.audio >= 0 {
                 try copier!.copyAudio(of: first!)
             }
+            // The first part's tags (its cover is not copied), without its segment stamp.
+            _ = OutputTags(entries: OutputTags.kept(from: first!.ctx!).entries).apply(to: out)
             first = nil
             try writeContainerHeader(out, temp: temp, path: path)
             for p in paths { try copier!.copy(try Part(path: p)) }

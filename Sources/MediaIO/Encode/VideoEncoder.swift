@@ -48,6 +48,8 @@ public final class VideoEncoder: FrameSink {
         public var overwrite = false
         /// With `render --segment`: what the part is (see `SegmentStamp`), for `join`.
         public var segmentStamp: SegmentStamp?
+        /// Container tags and the cover (a segment's stamp replaces a `comment`).
+        public var tags = OutputTags()
         public init(width: Int, height: Int, fps: Int) {
             self.width = width; self.height = height; self.fps = fps
         }
@@ -126,9 +128,11 @@ public final class VideoEncoder: FrameSink {
         try makeScalers(to: pixFmt)
         try allocatePool(pixFmt)
         packet = av_packet_alloc()
+        let coverStream = options.tags.apply(to: oc)
         options.segmentStamp?.write(to: oc)
         try writeContainerHeader(oc, temp: temp, path: path)
         headerWritten = true
+        if let coverStream { try options.tags.writeCover(oc, stream: coverStream, path: path) }
         let thread = Thread { [self] in encodeLoop() } // holds the encoder until finish or cancel
         thread.name = "specviz-x264"
         encoderThread = thread
