@@ -117,9 +117,9 @@ struct FrameMemory {
         let n = min(items.count, scene.items.count)
         var k = min(max(0, known), n)
         #if DEBUG || SPECVIZ_CHECKS
-            // A mode's damage key is trusted in a plain release build; the tests (built with
-            // -DSPECVIZ_CHECKS by scripts/test.sh) compare anyway, so a wrong key fails them.
-            precondition((0..<k).allSatisfy { same(scene.items[$0], scene, items[$0]) }, "an item said to be unchanged has changed")
+        // A mode's damage key is trusted in a plain release build; the tests (built with
+        // -DSPECVIZ_CHECKS by scripts/test.sh) compare anyway, so a wrong key fails them.
+        precondition((0..<k).allSatisfy { same(scene.items[$0], scene, items[$0]) }, "an item said to be unchanged has changed")
         #endif
         while k < n && same(scene.items[k], scene, items[k]) { k += 1 }
         return k
