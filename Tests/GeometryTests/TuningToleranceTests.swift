@@ -44,3 +44,14 @@ final class TuningToleranceTests: XCTestCase {
         }
     }
 }
+
+/// Issue 39 item 3: the dB axis shows round values.
+final class DBTicksTests: XCTestCase {
+    func testTicksAreRoundMultiples() {
+        XCTAssertEqual(Labels.dBTicks(bottom: -62, top: -22), [-60, -50, -40, -30])
+        XCTAssertEqual(Labels.dBTicks(bottom: -60, top: -20), [-60, -50, -40, -30, -20])
+        XCTAssertEqual(Labels.dBTicks(bottom: -30, top: -12), [-30, -25, -20, -15])
+        XCTAssertEqual(Labels.dBTicks(bottom: -10, top: -4), [-10, -8, -6, -4])
+        XCTAssertEqual(Labels.dBTicks(bottom: 0, top: 0), [])
+    }
+}
