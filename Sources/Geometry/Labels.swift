@@ -181,9 +181,13 @@ public struct Labels {
                     "\(db)", at: SIMD2(x, baseline), size: f * 0.8,
                     color: Labels.dimColor, anchor: .right))
         }
+        // A unit wider than the margin ("dB(468)") moves right, over the plot's top edge
+        // (its baseline is above the plot), rather than past the frame's left edge.
+        let unitSize = f * 0.75
+        let unitRight = max(x, f * 0.3 + Layout.estimatedWidth(state.levelUnit, size: unitSize))
         scene.addText(
             TextRun(
-                state.levelUnit, at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
+                state.levelUnit, at: SIMD2(unitRight, topRight.y - f * 0.35), size: unitSize,
                 color: Labels.dimColor, anchor: .right))
     }
 
