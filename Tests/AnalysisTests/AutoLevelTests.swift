@@ -46,18 +46,18 @@ final class AutoLevelTests: XCTestCase {
         var level = AutoLevel()
         XCTAssertEqual(level.top, -50)
         level.update(loudest: -12, seconds: 0.05)
-        XCTAssertEqual(level.top, 0, "−12 dB + 3 dB headroom rounds up to 0")
+        XCTAssertEqual(level.top, -10, "−12 dB + 1 dB headroom rounds up to −10")
         // Quiet: the top holds for holdSeconds, then falls to the followed peak's grid line.
         var t: Float = 0
         while t < AutoLevel.holdSeconds - 0.1 {
             level.update(loudest: -60, seconds: 0.05)
             t += 0.05
         }
-        XCTAssertEqual(level.top, 0)
+        XCTAssertEqual(level.top, -10)
         for _ in 0..<200 { level.update(loudest: -60, seconds: 0.05) }
         XCTAssertEqual(level.top, -50, "settles at its lowest")
         // A loud hop lifts it in one step.
         level.update(loudest: -1, seconds: 0.05)
-        XCTAssertEqual(level.top, 10)
+        XCTAssertEqual(level.top, 0)
     }
 }

@@ -7,12 +7,13 @@
 /// keeps the scale where it is, the top and every tick are round numbers, and the window
 /// moves at most once per hold on the way down. The window is `span` dB tall.
 public struct AutoLevel: Sendable, Equatable {
-    /// The top lands on multiples of this (dB).
-    public static let grid: Float = 10
+    /// The top lands on multiples of this (dB): round, and fine enough that the loudest
+    /// band fills the height within 6 dB (a 10 dB grid left up to 13 dB of the plot empty).
+    public static let grid: Float = 5
     /// The window's height (dB).
     public static let span: Float = 40
     /// The top stays at least this far above the followed peak (dB).
-    public static let headroom: Float = 3
+    public static let headroom: Float = 1
     /// The peak follower's release (dB per second).
     public static let releaseDBPerSecond: Float = 10
     /// How long the wanted top must stay below the shown one before the scale falls (s).
