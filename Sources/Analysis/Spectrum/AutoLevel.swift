@@ -17,7 +17,7 @@ public struct AutoLevel: Sendable, Equatable {
     /// The peak follower's release (dB per second).
     public static let releaseDBPerSecond: Float = 10
     /// How long the wanted top must stay below the shown one before the scale falls (s).
-    public static let holdSeconds: Float = 2.5
+    public static let holdSeconds: Float = 4
 
     /// The shown top (dB), a multiple of `grid`.
     public private(set) var top: Float
@@ -44,7 +44,9 @@ public struct AutoLevel: Sendable, Equatable {
         peak = loudest.isFinite ? max(loudest, fallen) : fallen
         peak = min(max(peak, lowest - 2 * AutoLevel.grid), highest)
         let wanted = min(max(((peak + AutoLevel.headroom) / AutoLevel.grid).rounded(.up) * AutoLevel.grid, lowest), highest)
-        if wanted > top {
+        // Rising needs the peak itself past the top (the headroom is the hysteresis band), so a
+        // hit that only grazes the top after a fall does not lift the scale straight back.
+        if wanted > top && peak > top {
             top = wanted
             below = 0
         } else if wanted < top {
