@@ -150,29 +150,44 @@ public struct Labels {
     /// The order in which the standard axis's ten labels are placed.
     static let standardPriority = [0, 2, 5, 8, 9, 3, 6, 1, 4, 7]
 
-    /// dB labels at five levels of the auto-level window along the spectrum's left edge,
-    /// and the unit above them. `inset` moves them left (room for the heat legend).
+    /// The dB labels' values: the multiples of a round step (10 dB on a window 30 dB or
+    /// taller, 5 from 12 dB, else 2 or 1) inside `bottom…top`, lowest first. Fixed values, so
+    /// a window that moves shows the same numbers at new heights, never new numbers.
+    public static func dBTicks(bottom: Float, top: Float) -> [Int] {
+        let span = top - bottom
+        guard span.isFinite, span > 0 else { return [] }
+        let step = span >= 30 ? 10 : span >= 12 ? 5 : span >= 4 ? 2 : 1
+        let first = Int(saturating: (bottom / Float(step) - 1e-3).rounded(.up)) * step
+        let last = Int(saturating: (top / Float(step) + 1e-3).rounded(.down)) * step
+        guard first <= last else { return [] }
+        return Array(stride(from: first, through: last, by: step))
+    }
+
+    /// dB labels at round values of the level window along the spectrum's left edge (see
+    /// `dBTicks`), and the unit above them. `inset` moves them left (room for the heat legend).
     func dBAxis(_ state: VisualState, layout: Layout, into scene: inout Scene, inset: Float = 0) {
         let f = layout.fontSize
         let r = layout.spectrum
         let bottomLeft = layout.pixel(SIMD2(r.x0, r.y0))
         let topRight = layout.pixel(SIMD2(r.x1, r.y1))
         let x = bottomLeft.x - f * 0.4 - inset
-        let steps = 4
-        for k in 0...steps {
-            let frac = Float(k) / Float(steps)
-            let db = state.dbBottom + (state.dbTop - state.dbBottom) * frac
+        for db in Labels.dBTicks(bottom: state.dbBottom, top: state.dbTop) {
+            let frac = (Float(db) - state.dbBottom) / (state.dbTop - state.dbBottom)
             let y = bottomLeft.y + (topRight.y - bottomLeft.y) * frac
             // Keep the top label's cap and the bottom label's baseline inside the spectrum's span.
             let baseline = min(max(y + f * 0.3, topRight.y + f * 0.62), bottomLeft.y)
             scene.addText(
                 TextRun(
-                    "\(Int(saturating: db.rounded()))", at: SIMD2(x, baseline), size: f * 0.8,
+                    "\(db)", at: SIMD2(x, baseline), size: f * 0.8,
                     color: Labels.dimColor, anchor: .right))
         }
+        // A unit wider than the margin ("dB(468)") moves right, over the plot's top edge
+        // (its baseline is above the plot), rather than past the frame's left edge.
+        let unitSize = f * 0.75
+        let unitRight = max(x, f * 0.3 + Layout.estimatedWidth(state.levelUnit, size: unitSize))
         scene.addText(
             TextRun(
-                state.levelUnit, at: SIMD2(x, topRight.y - f * 0.35), size: f * 0.75,
+                state.levelUnit, at: SIMD2(unitRight, topRight.y - f * 0.35), size: unitSize,
                 color: Labels.dimColor, anchor: .right))
     }
 

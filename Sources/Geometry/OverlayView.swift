@@ -8,7 +8,7 @@ import Glibc
 /// header slots the `Layout` reserves for them.
 ///
 /// - Tuner (`VisualState.tuner`): the note name large, the cents beside it, both coloured
-///   green within ±10¢, yellow within ±25¢, red beyond (seed 000 Part 4), and beneath a
+///   green in tune, yellow near, red beyond (`TuningTolerance`: ±5¢, ±15¢), and beneath a
 ///   ±50¢ track with a centre tick and a marker at the cents value.
 /// - BPM (`VisualState.tempo`): a dot that pulses on each beat (radius and brightness
 ///   follow `beat`, 1 on the beat and fading) and the tempo value, or "--- BPM" while no

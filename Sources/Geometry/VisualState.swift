@@ -1,4 +1,5 @@
 import Analysis
+import Tuning
 
 #if canImport(Glibc)
 import Glibc
@@ -149,10 +150,13 @@ public struct TunerOverlay: Sendable {
     public init(note: String, cents: Double, frequency: Double) {
         self.note = note; self.cents = cents; self.frequency = frequency
     }
-    /// Green within 10¢, yellow within 25¢, red beyond (seed 000 Part 4).
+    /// Green in tune, yellow near, red far (`TuningTolerance`, shared by every tuner display).
     public var color: SIMD4<Float> {
-        let a = abs(cents)
-        return a <= 10 ? SIMD4(0.2, 1, 0.4, 1) : a <= 25 ? SIMD4(1, 0.85, 0.2, 1) : SIMD4(1, 0.3, 0.25, 1)
+        switch TuningTolerance.classify(cents: cents) {
+        case .inTune: SIMD4(0.2, 1, 0.4, 1)
+        case .near: SIMD4(1, 0.85, 0.2, 1)
+        case .far: SIMD4(1, 0.3, 0.25, 1)
+        }
     }
 }
 

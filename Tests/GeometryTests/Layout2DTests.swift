@@ -16,6 +16,7 @@ final class Layout2DTests: XCTestCase {
         guard let font = Modes2D.font else { throw XCTSkip("no font") }
         var state = Modes2D.fullState()
         state.dbTop = -60; state.dbBottom = -100
+        state.levelUnit = "dB(468)" // the longest unit (issue 39: it read "B(468)", cut at the edge)
         let title = "A rather long title for the video, longer than the header has room for at small sizes"
         for (w, h) in Layout2DTests.sizes {
             let layout = Layout(width: w, height: h)

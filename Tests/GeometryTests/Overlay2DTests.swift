@@ -34,10 +34,10 @@ final class Overlay2DTests: XCTestCase {
     }
 
     func testTunerColourBands() {
-        XCTAssertEqual(TunerOverlay(note: "A4", cents: 9.9, frequency: 442).color, TunerOverlay(note: "A4", cents: -2, frequency: 440).color)
-        XCTAssertNotEqual(TunerOverlay(note: "A4", cents: 10.5, frequency: 443).color, TunerOverlay(note: "A4", cents: 0, frequency: 440).color)
-        XCTAssertEqual(TunerOverlay(note: "A4", cents: -25, frequency: 434).color, TunerOverlay(note: "A4", cents: 11, frequency: 443).color)
-        XCTAssertNotEqual(TunerOverlay(note: "A4", cents: 26, frequency: 447).color, TunerOverlay(note: "A4", cents: 24, frequency: 446).color)
+        XCTAssertEqual(TunerOverlay(note: "A4", cents: 4.9, frequency: 442).color, TunerOverlay(note: "A4", cents: -2, frequency: 440).color)
+        XCTAssertNotEqual(TunerOverlay(note: "A4", cents: 5.5, frequency: 443).color, TunerOverlay(note: "A4", cents: 0, frequency: 440).color)
+        XCTAssertEqual(TunerOverlay(note: "A4", cents: -15, frequency: 434).color, TunerOverlay(note: "A4", cents: 6, frequency: 443).color)
+        XCTAssertNotEqual(TunerOverlay(note: "A4", cents: 16, frequency: 447).color, TunerOverlay(note: "A4", cents: 14, frequency: 446).color)
     }
 
     func overlayScene(_ state: VisualState, _ layout: Layout) -> Scene {

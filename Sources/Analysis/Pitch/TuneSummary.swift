@@ -107,6 +107,8 @@ public struct TuneSummary: Sendable {
         return s
     }
 
-    /// "in tune" within ±5 ¢, else "sharp" or "flat".
-    public static func verdict(cents: Double) -> String { abs(cents) <= 5 ? "in tune" : (cents > 0 ? "sharp" : "flat") }
+    /// "in tune" within `TuningTolerance.inTune`, else "sharp" or "flat".
+    public static func verdict(cents: Double) -> String {
+        TuningTolerance.classify(cents: cents) == .inTune ? "in tune" : (cents > 0 ? "sharp" : "flat")
+    }
 }

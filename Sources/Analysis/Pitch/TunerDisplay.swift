@@ -167,6 +167,6 @@ public struct TunerDisplay: Sendable {
         }
         reading = TunerReading(
             frequency: f, note: note, cents: cents, target: target,
-            inTune: abs(cents) <= 5, confidence: confidence)
+            inTune: TuningTolerance.classify(cents: cents) == .inTune, confidence: confidence)
     }
 }

@@ -19,10 +19,9 @@ extension SpectrumAnalyzer {
         if let range = config.dbRange {
             top = range.upperBound; bottom = range.lowerBound
         } else {
-            if peak > ceiling { ceiling = peak } else { ceiling -= 0.5 }
-            ceiling = min(max(ceiling, -60), 0)
-            top = min(ceiling + 5, 0)
-            bottom = top - 40
+            autoLevel.update(loudest: peak, seconds: Float(hopSize) / Float(sampleRate))
+            top = autoLevel.top
+            bottom = autoLevel.bottom
         }
         frame.dbTop = top
         frame.dbBottom = bottom
@@ -74,11 +73,9 @@ extension SpectrumAnalyzer {
         if let range = config.dbRange {
             top = range.upperBound; bottom = range.lowerBound
         } else {
-            let fall = 0.5 * Float(hopSize) / 2048
-            if loudest > ceiling { ceiling = loudest } else { ceiling -= fall }
-            ceiling = min(max(ceiling, -60), 10)
-            top = ceiling + 5
-            bottom = top - 40
+            autoLevel.update(loudest: loudest, seconds: Float(hopSize) / Float(sampleRate))
+            top = autoLevel.top
+            bottom = autoLevel.bottom
         }
         frame.dbTop = top
         frame.dbBottom = bottom

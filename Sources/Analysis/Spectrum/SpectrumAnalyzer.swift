@@ -44,8 +44,8 @@ public final class SpectrumAnalyzer {
     /// Music mode: the seed's tilt is applied (seed level measure only).
     public var musicMode: Bool
 
-    /// The auto-level ceiling (dB), starting low so the first loud frame sets it.
-    public internal(set) var ceiling: Float = -60
+    /// The auto-level window (unused under `--db-range`); the seed's measure tops out at 0 dB.
+    public internal(set) var autoLevel: AutoLevel
     /// The slope (dB/octave) `--tilt auto` applies now.
     public internal(set) var autoSlope: Double = 0
 
@@ -92,6 +92,7 @@ public final class SpectrumAnalyzer {
 
     public init(sampleRate: Int, config: AnalysisConfig) {
         self.sampleRate = sampleRate
+        autoLevel = AutoLevel(lowest: -50, highest: config.tilt.usesSeedLevels ? 0 : 20)
         self.config = config
         self.gainDB = config.gainDB
         self.musicMode = config.tilt == .seed

@@ -43,9 +43,8 @@ public struct FineTuneRuler {
             }
         }
         guard s.detected else { return }
-        let pinned = abs(s.cents) >= 100
         let x = x0 + (x1 - x0) * FineTuneRuler.indicatorFraction(cents: s.cents)
-        let colour = s.inTune ? TunerColors.white : (pinned ? TunerColors.red : TunerColors.phosphor)
+        let colour = TunerColors.reading(s.tuningClass)
         scene.pxLine(
             SIMD2(x, base + r.height * 0.04), SIMD2(x, base - tall * 1.08), width: max(1.5, 2.5 * scale),
             color: colour, feather: 4 * scale)

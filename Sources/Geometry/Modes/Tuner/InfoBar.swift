@@ -1,14 +1,18 @@
 import SpecvizCore
+import Tuning
 
 /// The info bar (seed 004 §3.3): Hz | note with flat/sharp triangle pairs | cents. The
-/// pairs light progressively: none within ±5¢, one at 5–25¢, two beyond 25¢.
+/// pairs light by the reading's class (`TuningTolerance`): none in tune, one near, two far.
 public struct InfoBar {
     public init() {}
 
     /// Triangles lit on the offset's side.
     public static func lit(cents: Double) -> Int {
-        let a = abs(cents)
-        return a <= 5 ? 0 : (a < 25 ? 1 : 2)
+        switch TuningTolerance.classify(cents: cents) {
+        case .inTune: 0
+        case .near: 1
+        case .far: 2
+        }
     }
 
     func build(_ s: TunerViewState, rect r: PixelRect, scale: Float, text: Bool, into scene: inout Scene) {
@@ -25,7 +29,7 @@ public struct InfoBar {
                 color: s.inTune ? TunerColors.white : ink)
             scene.glowText(
                 s.detected ? TunerFormat.cents(s.cents) : "---\u{00A2}", at: SIMD2(r.x1 - r.width * 0.17, y),
-                size: font * 0.8, color: ink)
+                size: font * 0.8, color: s.detected ? TunerColors.reading(s.tuningClass) : ink)
         }
         let n = s.detected ? InfoBar.lit(cents: s.cents) : 0
         let t = font * 0.32
@@ -34,7 +38,7 @@ public struct InfoBar {
             for i in 0..<2 {
                 let cx = r.midX + side * (font * 1.55 + Float(i) * t * 2.3)
                 let litHere = (side < 0) == (s.cents < 0) && i < n
-                let colour = litHere ? TunerColors.red : SIMD4<Float>(0.25, 0.07, 0.05, 1)
+                let colour = litHere ? TunerColors.reading(s.tuningClass) : SIMD4<Float>(0.25, 0.07, 0.05, 1)
                 // Flat triangles point right (raise), sharp ones point left (lower): toward the note.
                 let tip = SIMD2<Float>(cx - side * t, r.midY), b0 = SIMD2<Float>(cx + side * t, r.midY - t),
                     b1 = SIMD2<Float>(cx + side * t, r.midY + t)

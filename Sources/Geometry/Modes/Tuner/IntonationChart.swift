@@ -41,6 +41,15 @@ public struct IntonationChart {
     static let close = SIMD4<Float>(0.95, 0.75, 0.25, 1)
     static let off = SIMD4<Float>(0.95, 0.35, 0.30, 1)
 
+    /// A deviation line's colour by its class (`TuningTolerance`).
+    static func color(cents: Double) -> SIMD4<Float> {
+        switch TuningTolerance.classify(cents: cents) {
+        case .inTune: inTune
+        case .near: close
+        case .far: off
+        }
+    }
+
     /// The notes with a lane, highest first.
     public var lanes: [Int] { Array(Set(points.map { Int($0.midi) })).sorted(by: >) }
 
@@ -98,7 +107,7 @@ public struct IntonationChart {
             let mid = (b.y0 + b.y1) / 2, perCent = (b.y1 - b.y0) * 0.45 / Self.range
             func y(_ c: Float) -> Float { mid - max(-Self.range, min(Self.range, c)) * perCent }
             let worst = max(abs(p.cents), abs(q.cents))
-            let color = worst <= 5 ? Self.inTune : worst <= 15 ? Self.close : Self.off
+            let color = Self.color(cents: Double(worst))
             scene.segment(clip(x(q.time), y(q.cents)), clip(x(p.time), y(p.cents)), halfWidthPixels: 1.4, color: color)
         }
         scene.end2D()

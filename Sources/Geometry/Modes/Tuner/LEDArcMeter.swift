@@ -1,4 +1,5 @@
 import SpecvizCore
+import Tuning
 
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +28,9 @@ public struct LEDArcMeter {
         guard a > TunerViewState.inTuneCents else { return 0 }
         return min(9, Int(saturating: ((a - TunerViewState.inTuneCents) / centsPerSegment).rounded(.up)))
     }
+
+    /// Side LEDs take the reading's class (`TuningTolerance`): amber while near, red when far.
+    static func sideHue(_ c: TuningClass) -> SIMD4<Float> { c == .near ? TunerColors.amber : TunerColors.red }
 
     /// Whether LED `index` (0 = leftmost, 9 = centre, 18 = rightmost) is lit.
     public static func isLit(_ index: Int, cents: Double, detected: Bool) -> Bool {
@@ -83,7 +87,7 @@ public struct LEDArcMeter {
             let a = p + tan * -outerHalf, b = p + tan * outerHalf
             let c = p + n * length + tan * innerHalf, d = p + n * length - tan * innerHalf
             let isCentre = k == LEDArcMeter.centre
-            let hue = isCentre ? TunerColors.phosphor : TunerColors.red
+            let hue = isCentre ? TunerColors.phosphor : LEDArcMeter.sideHue(s.tuningClass)
             let lit = LEDArcMeter.isLit(k, cents: s.cents, detected: s.detected)
             if lit {
                 let core = isCentre && s.inTune ? TunerColors.white : hue

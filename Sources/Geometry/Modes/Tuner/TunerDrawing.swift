@@ -1,4 +1,5 @@
 import SpecvizCore
+import Tuning
 
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,16 @@ enum TunerColors {
     static let red = SIMD4<Float>(1.0, 0.2, 0.1, 1)
     static let white = SIMD4<Float>(0.96, 1.0, 0.96, 1)
     static let dim = SIMD4<Float>(0.30, 0.55, 0.36, 0.55)
+
+    /// A reading's colour by its class (`TuningTolerance`), the same on every meter: the
+    /// white in-tune glow, amber near, LED red far.
+    static func reading(_ c: TuningClass) -> SIMD4<Float> {
+        switch c {
+        case .inTune: white
+        case .near: amber
+        case .far: red
+        }
+    }
 
     /// `c` with alpha multiplied by `a`.
     @inline(__always) static func alpha(_ c: SIMD4<Float>, _ a: Float) -> SIMD4<Float> { SIMD4(c.x, c.y, c.z, c.w * a) }

@@ -136,7 +136,7 @@ enum ArcReadout {
         if s.detected {
             scene.glowText(
                 TunerFormat.cents(s.cents), at: SIMD2(c.centreX, c.y + c.h * 0.84), size: f * 0.38,
-                color: TunerColors.alpha(TunerColors.phosphor, 0.9))
+                color: TunerColors.alpha(TunerColors.reading(s.tuningClass), 0.9))
         }
     }
 }

@@ -30,8 +30,8 @@ public struct TunerViewState: Sendable, Equatable {
     public static let centsTimeConstant = 0.06
     /// Time constant of the strobe bands' brightness (s).
     public static let energyTimeConstant = 0.05
-    /// In tune within ±5¢ (SPEC §5).
-    public static let inTuneCents = 5.0
+    /// In tune within ±5¢ (SPEC §5; `TuningTolerance.inTune`).
+    public static let inTuneCents = TuningTolerance.inTune
 
     /// A pitch is displayed (false = `---`).
     public var detected = false
@@ -41,8 +41,10 @@ public struct TunerViewState: Sendable, Equatable {
     public var cents = 0.0
     /// The note the cents are measured against (nearest preset note).
     public var target = Note(midi: 69)
+    /// The smoothed cents' class (`TuningTolerance`); `.far` while nothing is detected.
+    public var tuningClass = TuningClass.far
     /// Within ±5¢ of the target.
-    public var inTune = false
+    public var inTune: Bool { tuningClass == .inTune }
     /// Continuous wheel position in semitones (MIDI number + cents/100), kept through `---`.
     public var wheelPosition = 69.0
     /// Stroboscope band phases (rad, wrapped to 0…2π) for harmonics 1…4.
@@ -87,11 +89,11 @@ public struct TunerViewState: Sendable, Equatable {
             self.target = target
             self.frequency = f
             detected = true
-            inTune = abs(self.cents) <= TunerViewState.inTuneCents
+            tuningClass = TuningTolerance.classify(cents: self.cents)
             wheelPosition = Double(target.midi) + self.cents / 100
         } else {
             detected = false
-            inTune = false
+            tuningClass = .far
         }
         let e = Float(1 - exp(-dt / TunerViewState.energyTimeConstant))
         let cap = StroboscopeAnalyzer.maxVelocity
