@@ -40,7 +40,8 @@ struct BatchOptions: ParsableArguments {
     }
 
     /// The default number of files rendered at once: one per core. Each render then gets
-    /// cores/j rasteriser and x264 threads, so the machine is busy but not oversubscribed.
+    /// cores/j rasteriser threads, so the machine is busy but not oversubscribed (x264 keeps
+    /// its fixed thread count, so the bytes are the same whatever j is).
     static func defaultJobs(cores: Int, files: Int) -> Int { max(1, min(cores, files)) }
 }
 
@@ -139,7 +140,8 @@ extension RenderCommand {
         if !kept.contains("--threads") && !kept.contains(where: { $0.hasPrefix("--threads=") }) {
             kept += ["--threads", String(threads)]
         }
-        return ["render"] + kept + ["--x264-threads", String(threads), "--progress", "-"]
+        // x264 keeps its fixed thread count: the bytes must not depend on cores/j.
+        return ["render"] + kept + ["--progress", "-"]
     }
 
     /// `render a.flac b.mp3 … -o 'out/{stem}.mp4' [-j N]`.
