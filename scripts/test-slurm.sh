@@ -31,18 +31,24 @@ started_munged=""
 cleanup() {
   status=$?
   [ -n "${SLURM_CONF:-}" ] && $SUDO env SLURM_CONF="$SLURM_CONF" scancel --quiet --user="$(id -un)" 2>/dev/null || true
-  for d in slurmd slurmctld; do
-    [ -f "$work/$d.pid" ] && $SUDO kill "$(cat "$work/$d.pid")" 2>/dev/null || true
+  pids=""
+  for f in "$work/slurmd.pid" "$work/slurmctld.pid"; do [ -f "$f" ] && pids="$pids $(cat "$f")"; done
+  [ -n "$started_munged" ] && [ -f /run/munge/munged.pid ] && pids="$pids $(cat /run/munge/munged.pid)"
+  for pid in $pids; do $SUDO kill "$pid" 2>/dev/null || true; done
+  # Each saves its state and exits: wait (at most 20 s) before removing their folder.
+  n=0
+  for pid in $pids; do
+    while $SUDO kill -0 "$pid" 2>/dev/null && [ "$n" -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
   done
-  [ -n "$started_munged" ] && [ -f /run/munge/munged.pid ] && $SUDO kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
   if [ "$status" -ne 0 ]; then
     for f in "$work"/*.log "$work"/run/slurm-*.out; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done
     echo "test-slurm: FAILED (work folder kept: $work)" >&2
   elif [ "${KEEP:-}" = 1 ]; then
     echo "test-slurm: work folder kept: $work"
   else
-    $SUDO rm -rf "$work"
+    $SUDO rm -rf "$work" || true
   fi
+  exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
