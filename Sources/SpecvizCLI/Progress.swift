@@ -44,7 +44,10 @@ final class ProgressBar {
 
 /// The signal that asked a writing command to stop (SIGINT, SIGTERM, SIGHUP), 0 while none.
 nonisolated(unsafe) private var caughtSignal: sig_atomic_t = 0
-nonisolated(unsafe) private var watchdogWake = sem_t()
+/// The watchdog's semaphore, by pointer: `&global` would hold Swift's exclusive access to the
+/// global for the whole `sem_wait`, and the handler's `sem_post` on that same thread (the
+/// signal may land on any thread) is then a conflicting access, which aborts the process.
+private let watchdogWake: UnsafeMutablePointer<sem_t> = .allocate(capacity: 1)
 
 /// SIGINT, SIGTERM and SIGHUP for commands that write files (issue 14): the first one sets
 /// a flag that the command polls (between frames, blocks); it then cancels its output —
@@ -63,18 +66,18 @@ enum Termination {
     }
 
     private static let installed: Void = {
-        sem_init(&watchdogWake, 0, 0)
+        sem_init(watchdogWake, 0, 0)
         let handler: @convention(c) (Int32) -> Void = { sig in
             if caughtSignal == 0 { caughtSignal = sig }
-            sem_post(&watchdogWake) // async-signal-safe
+            sem_post(watchdogWake) // async-signal-safe
         }
         for sig in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(sig, handler) }
         let watchdog = Thread {
-            while sem_wait(&watchdogWake) != 0 {}
+            while sem_wait(watchdogWake) != 0 {}
             var deadline = timespec()
             clock_gettime(CLOCK_REALTIME, &deadline)
             deadline.tv_sec += graceSeconds
-            while sem_timedwait(&watchdogWake, &deadline) != 0 && errno == EINTR {}
+            while sem_timedwait(watchdogWake, &deadline) != 0 && errno == EINTR {}
             TemporaryFiles.removeAll()
             StandardError.write(Data("specviz: error: \(Interrupted(signal: caughtSignal))\n".utf8), level: .error)
             _exit(128 + caughtSignal)
