@@ -11,10 +11,11 @@ SUDO=""
 # fonts-ipafont-gothic (11.9 MB, Japanese only). The three -dev packages are 4.1 MB, but
 # libharfbuzz-dev pulls in libglib2.0-dev and friends (~30 MB) and libicu-dev (47 MB) where
 # they are not installed yet; at run time only libharfbuzz0b, libfribidi0 and libfontconfig1
-# (and the fonts) are needed. fontconfig builds the font cache.
+# (and the fonts) are needed. fontconfig builds the font cache. rsync: GNU parallel's
+# --basefile/--return (the ssh recipe in docs/CLUSTER.md) copy files with it.
 PACKAGES="pkg-config libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
  libpng-dev libasound2-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev \
- fontconfig fonts-dejavu-core fonts-wqy-microhei ffmpeg parallel man-db"
+ fontconfig fonts-dejavu-core fonts-wqy-microhei ffmpeg parallel rsync man-db"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

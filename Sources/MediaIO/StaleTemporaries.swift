@@ -8,7 +8,7 @@ import Glibc
 /// run to the same output: only names of our own pattern, `.svz-<pid>-<key>-…`, whose key
 /// is that output's and whose process no longer runs (issue 36).
 public enum StaleTemporaries {
-    static let prefix = ".svz-"
+    public static let prefix = ".svz-"
     private static let scanned = Locked<Set<String>>([])
 
     /// 12 hex digits of FNV-1a over the output's file name.

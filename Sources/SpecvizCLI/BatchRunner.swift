@@ -11,9 +11,16 @@ final class BatchRunner: @unchecked Sendable {
         let output: String
         /// Frames expected (from the file's duration; nil when unknown or unreadable).
         let expectedFrames: Int?
+        /// --skip-existing found the output complete: not rendered, counted as skipped.
+        var skip = false
+        /// --skip-existing found an output that is not complete: rendered again over it (-y).
+        var replace = false
     }
 
-    enum State { case pending, running, done(seconds: Double), failed(String) }
+    enum State { case pending, running, skipped, done(seconds: Double), failed(String) }
+
+    /// How one child ended: a usage error (exit 64) or a stop request is not retried.
+    private enum Outcome { case ok, failed(String, retriable: Bool) }
 
     let items: [Item]
     let jobs: Int
@@ -24,6 +31,8 @@ final class BatchRunner: @unchecked Sendable {
     let cancelled: () -> Bool
     /// The signal passed on to the children when `cancelled` turns true.
     var stopSignal: () -> Int32 = { SIGINT }
+    /// --retries: how many more times a failed child is run.
+    var retries = 0
 
     private let lock = NSLock()
     private var states: [State]
@@ -44,13 +53,14 @@ final class BatchRunner: @unchecked Sendable {
         self.showProgress = showProgress
         self.quiet = quiet
         self.cancelled = cancelled
-        states = Array(repeating: .pending, count: items.count)
+        states = items.map { $0.skip ? .skipped : .pending }
         framesDone = Array(repeating: 0, count: items.count)
         framesTotal = items.map(\.expectedFrames)
     }
 
     /// Runs every item; returns the failures as (input, message) in input order.
     func run() -> [(String, String)] {
+        for i in items.indices where items[i].skip { draw(final: false, finished: i) }
         let group = DispatchGroup()
         for w in 0..<jobs {
             let t = Thread { [self] in
@@ -87,6 +97,7 @@ final class BatchRunner: @unchecked Sendable {
 
     private func take() -> Int? {
         lock.withLock {
+            while next < items.count, case .skipped = states[next] { next += 1 }
             guard next < items.count, !cancelled() else { return nil }
             defer { next += 1 }
             states[next] = .running
@@ -94,12 +105,34 @@ final class BatchRunner: @unchecked Sendable {
         }
     }
 
+    /// Runs item `i`'s child, again (up to `retries` times) while it fails for a reason
+    /// other than a usage error or a stop request.
     private func runChild(_ i: Int) {
-        let item = items[i]
         let began = Date()
+        var attempt = 0
+        while true {
+            switch runOnce(i) {
+            case .ok:
+                finish(i, .done(seconds: Date().timeIntervalSince(began)))
+                return
+            case .failed(let why, let retriable):
+                guard retriable && attempt < retries && !cancelled() else {
+                    finish(i, .failed(attempt > 0 ? "\(why) (\(attempt + 1) attempts)" : why))
+                    return
+                }
+                attempt += 1
+                let name = (items[i].input as NSString).lastPathComponent.escapingControlCharacters
+                lock.withLock { framesDone[i] = 0 }
+                draw(final: false, message: "retry \(attempt)/\(retries) \(name): \(why)")
+            }
+        }
+    }
+
+    private func runOnce(_ i: Int) -> Outcome {
+        let item = items[i]
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        p.arguments = childArguments + ["-o", item.output, "--", item.input]
+        p.arguments = childArguments + (item.replace ? ["-y"] : []) + ["-o", item.output, "--", item.input]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -116,8 +149,7 @@ final class BatchRunner: @unchecked Sendable {
                 children[i] = p
             }
         } catch {
-            finish(i, .failed(cancelled() ? Interrupted().description : "cannot start specviz: \(error)"))
-            return
+            return .failed(cancelled() ? Interrupted().description : "cannot start specviz: \(error)", retriable: false)
         }
         defer { lock.withLock { _ = children.removeValue(forKey: i) } }
         // The child's stderr is read on its own thread, so neither pipe can fill and stall it.
@@ -148,7 +180,7 @@ final class BatchRunner: @unchecked Sendable {
         p.waitUntilExit()
         errDone.wait()
         if p.terminationReason == .exit && p.terminationStatus == 0 {
-            finish(i, .done(seconds: Date().timeIntervalSince(began)))
+            return .ok
         } else {
             let text = String(decoding: errorText.value, as: UTF8.self)
                 .split(separator: "\n").last { $0.contains("error:") }
@@ -158,7 +190,8 @@ final class BatchRunner: @unchecked Sendable {
                 ?? (p.terminationReason == .uncaughtSignal
                     ? "killed by signal \(p.terminationStatus)"
                     : "exit status \(p.terminationStatus)")
-            finish(i, .failed(why))
+            let usage = p.terminationReason == .exit && p.terminationStatus == 64
+            return .failed(why, retriable: !usage && !cancelled())
         }
     }
 
@@ -176,6 +209,7 @@ final class BatchRunner: @unchecked Sendable {
         let name = (items[i].input as NSString).lastPathComponent.escapingControlCharacters
         switch states[i] {
         case .pending: return "  \(name): waiting"
+        case .skipped: return "skipped \(name): '\(items[i].output)' is complete"
         case .running:
             guard let t = framesTotal[i], t > 0 else { return "  \(name): \(framesDone[i]) frames" }
             return String(format: "  %@: %3.0f%%  %d/%d frames", name, 100 * Double(framesDone[i]) / Double(t), framesDone[i], t)
@@ -186,7 +220,13 @@ final class BatchRunner: @unchecked Sendable {
 
     private func totalLine() -> String {
         let finished = states.filter {
-            if case .done = $0 { return true }; if case .failed = $0 { return true }; return false
+            switch $0 {
+            case .done, .failed, .skipped: return true
+            default: return false
+            }
+        }.count
+        let skipped = states.filter {
+            if case .skipped = $0 { return true }; return false
         }.count
         let known = framesTotal.compactMap { $0 }
         let average = known.isEmpty ? 1 : Double(known.reduce(0, +)) / Double(known.count)
@@ -195,7 +235,7 @@ final class BatchRunner: @unchecked Sendable {
             let t = framesTotal[i].map(Double.init) ?? average
             all += t
             switch states[i] {
-            case .done, .failed: done += t
+            case .done, .failed, .skipped: done += t
             default: done += Double(framesDone[i])
             }
         }
@@ -203,17 +243,19 @@ final class BatchRunner: @unchecked Sendable {
         let elapsed = Date().timeIntervalSince(start)
         let eta = frac > 0.001 ? elapsed * (1 - frac) / frac : 0
         return String(
-            format: "total: %d/%d files  %3.0f%%  elapsed %@  ETA %@", finished, items.count, frac * 100,
-            ProgressBar.clock(elapsed), frac > 0.001 ? ProgressBar.clock(eta) : "?")
+            format: "total: %d/%d files%@  %3.0f%%  elapsed %@  ETA %@", finished, items.count,
+            skipped > 0 ? " (\(skipped) skipped)" : "", frac * 100, ProgressBar.clock(elapsed),
+            frac > 0.001 ? ProgressBar.clock(eta) : "?")
     }
 
     /// On a terminal: finished files scroll above, running files and the total are redrawn
     /// below. Otherwise: one line per finished file, and the total at the end.
-    private func draw(final: Bool, finished: Int? = nil) {
+    private func draw(final: Bool, finished: Int? = nil, message: String? = nil) {
         lock.withLock {
             var text = ""
             if showProgress {
                 if linesDrawn > 0 { text += "\u{1B}[\(linesDrawn)A\r\u{1B}[J" }
+                if let message { text += message + "\n" }
                 if let finished { text += fileLine(finished) + "\n" }
                 linesDrawn = 0
                 if !final {
@@ -223,6 +265,7 @@ final class BatchRunner: @unchecked Sendable {
                 linesDrawn += 1
                 if final { linesDrawn = 0 }
             } else if !quiet {
+                if let message { text += message + "\n" }
                 if let finished { text += fileLine(finished) + "\n" }
                 if final { text += totalLine() + "\n" }
             }

@@ -21,16 +21,27 @@ struct BatchOptions: ParsableArguments {
         completion: Completions.anyFile)
     var progress: String?
 
+    @Flag(
+        name: .customLong("skip-existing"),
+        help:
+            "With several inputs: skip a file whose output exists and is complete (opens as media with a duration); an incomplete one is rendered again over.")
+    var skipExisting = false
+
+    @Option(help: "With several inputs: run a failed render up to N more times (not for usage errors).")
+    var retries: Int = 0
+
     @Option(name: .customLong("x264-threads"), help: .hidden)
     var x264Threads: Int = 0
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("-j must be ≥ 1") }
+        if retries < 0 { throw ValidationError("--retries must be ≥ 0") }
         if x264Threads < 0 { throw ValidationError("--x264-threads must be ≥ 0") }
     }
 
     /// The default number of files rendered at once: one per core. Each render then gets
-    /// cores/j rasteriser and x264 threads, so the machine is busy but not oversubscribed.
+    /// cores/j rasteriser threads, so the machine is busy but not oversubscribed (x264 keeps
+    /// its fixed thread count, so the bytes are the same whatever j is).
     static func defaultJobs(cores: Int, files: Int) -> Int { max(1, min(cores, files)) }
 }
 
@@ -129,7 +140,8 @@ extension RenderCommand {
         if !kept.contains("--threads") && !kept.contains(where: { $0.hasPrefix("--threads=") }) {
             kept += ["--threads", String(threads)]
         }
-        return ["render"] + kept + ["--x264-threads", String(threads), "--progress", "-"]
+        // x264 keeps its fixed thread count: the bytes must not depend on cores/j.
+        return ["render"] + kept + ["--progress", "-"]
     }
 
     /// `render a.flac b.mp3 … -o 'out/{stem}.mp4' [-j N]`.
@@ -163,7 +175,11 @@ extension RenderCommand {
                 let span = min(d, to ?? d) - (from ?? 0)
                 frames = max(0, Int((span * Double(fps)).rounded(.up)))
             }
-            items.append(.init(input: file, output: out, expectedFrames: frames))
+            var item = BatchRunner.Item(input: file, output: out, expectedFrames: frames)
+            if batch.skipExisting && AtomicFile.exists(out) {
+                if Self.isCompleteOutput(out) { item.skip = true } else { item.replace = true }
+            }
+            items.append(item)
         }
         // Output folders named by the pattern are created (nothing else is written here).
         // Those that did not exist are removed again if the batch stops or fails and leaves them empty.
@@ -177,6 +193,7 @@ extension RenderCommand {
             showProgress: !quiet && isatty(STDERR_FILENO) != 0, quiet: quiet,
             cancelled: { Termination.isSet })
         runner.stopSignal = { Termination.received ?? SIGINT }
+        runner.retries = batch.retries
         let failures = runner.run()
         try Termination.check()
         if !failures.isEmpty {
@@ -187,6 +204,19 @@ extension RenderCommand {
             }
             throw CLIError.batchFailed(failed: failures.count, of: items.count)
         }
+    }
+
+    /// True when `path` is a finished output a resumed batch can keep: a non-empty regular
+    /// file (links followed), not one of our `.svz-` temporaries, that libavformat opens and
+    /// finds a duration in (from the header: a truncated MP4 has none). A PNG is complete
+    /// when non-empty (it is written whole, by rename).
+    static func isCompleteOutput(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return false }
+        let name = (path as NSString).lastPathComponent
+        if name.hasPrefix(StaleTemporaries.prefix) { return false }
+        if name.lowercased().hasSuffix(".png") { return true }
+        return MediaProbe.headerDuration(path: path) != nil
     }
 
     /// Creates the folders (and their parents) that do not exist yet; returns those it made,

@@ -91,3 +91,47 @@ final class BatchCLITests: XCTestCase {
         XCTAssertEqual(CLI.files(dir + "/out"), [], "the renders removed their partial files")
     }
 }
+
+/// `--skip-existing` and `--retries`: a batch run again resumes.
+final class BatchResumeCLITests: XCTestCase {
+    func testSkipExistingKeepsCompleteOutputsAndRetriesOnlyRealFailures() throws {
+        let dir = CLI.tempDir()
+        for (i, name) in ["a", "b", "c"].enumerated() {
+            try Signals.writeWAV(Signals.sines([(220 * Double(i + 1), 0.4)], seconds: 1), to: "\(dir)/\(name).wav")
+        }
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.3), to: dir + "/short.wav")
+        let good = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.wav"))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/corrupt.wav", contents: good.prefix(30)))
+        let common = ["-o", dir + "/out/{stem}.mp4", "--from", "0.5", "--size", "64x36", "--fps", "15", "--x264-preset", "ultrafast"]
+        let abc = ["a", "b", "c"].map { "\(dir)/\($0).wav" }
+        let first = try CLI.run(["render"] + abc + common)
+        XCTAssertEqual(first.status, 0, first.stderr)
+
+        // b's output is gone, c's is cut short (its sample table points past the end).
+        let before = try FileManager.default.attributesOfItem(atPath: dir + "/out/a.mp4")
+        try FileManager.default.removeItem(atPath: dir + "/out/b.mp4")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/out/c.mp4"))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: dir + "/out/c.mp4"))
+
+        let all = abc + [dir + "/short.wav", dir + "/corrupt.wav"]
+        let second = try CLI.run(["render"] + all + common + ["--skip-existing", "--retries", "2", "-j", "2"])
+        XCTAssertEqual(second.status, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("skipped a.wav"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("total: 5/5 files (1 skipped)"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("retry 2/2 corrupt.wav"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("(3 attempts)"), second.stderr)
+        XCTAssertFalse(second.stderr.contains("retry 1/2 short.wav"), "a usage error (--from past the end) is not retried: \(second.stderr)")
+        XCTAssertTrue(second.stderr.contains("2 of 5 files failed"), second.stderr)
+        let after = try FileManager.default.attributesOfItem(atPath: dir + "/out/a.mp4")
+        XCTAssertEqual(before[.modificationDate] as? Date, after[.modificationDate] as? Date, "a.mp4 was not written again")
+        for name in ["b", "c"] {
+            let video = try XCTUnwrap(MediaProbe(path: "\(dir)/out/\(name).mp4").streams.first { $0.kind == "video" })
+            XCTAssertEqual(video.duration, 0.5, accuracy: 1.0 / 15 + 1e-6, name)
+        }
+
+        let third = try CLI.run(["render"] + abc + common + ["--skip-existing"])
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertTrue(third.stderr.contains("(3 skipped)"), third.stderr)
+        XCTAssertEqual(CLI.files(dir + "/out"), ["a.mp4", "b.mp4", "c.mp4"])
+    }
+}

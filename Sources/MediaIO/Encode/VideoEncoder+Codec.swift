@@ -58,8 +58,12 @@ extension VideoEncoder {
         }
         if spv_fmt_needs_global_header(oc) != 0 { ctx.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         let codecName = String(cString: codec.pointee.name)
-        if options.threads > 0 { ctx.pointee.thread_count = Int32(options.threads) }
+        // A fixed thread count (not 0, "one per core"), so the bytes do not depend on the machine.
+        ctx.pointee.thread_count = Int32(options.threads > 0 ? options.threads : Options.fixedThreads)
         if codecName == "libx264" {
+            // Frame threads only: sliced threads would split each frame by the thread count too.
+            ctx.pointee.thread_type = FF_THREAD_FRAME
+            av_opt_set(ctx.pointee.priv_data, "x264-params", "sliced-threads=0:deterministic=1", 0)
             av_opt_set(ctx.pointee.priv_data, "preset", options.preset.rawValue, 0)
             av_opt_set(ctx.pointee.priv_data, "crf", String(options.crf), 0)
         } else if codecName == "libvpx-vp9" || codecName == "libvpx" {

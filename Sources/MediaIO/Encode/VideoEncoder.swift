@@ -31,8 +31,13 @@ public final class VideoEncoder: FrameSink {
         /// x264 preset (speed/size trade-off) and constant rate factor.
         public var preset: X264Preset = .veryfast
         public var crf: Int = 20
-        /// Encoder threads (0: the encoder's own choice, for x264 about 1.5 per core).
+        /// Encoder threads (0: `fixedThreads`). Never the encoder's own choice: x264's (1.5 per
+        /// core) makes the bytes depend on the machine, as its frame threads shape the stream.
         public var threads: Int = 0
+        /// The encoder's threads by default, whatever the core count: the same input and
+        /// settings give the same bytes on any machine (a segment re-rendered elsewhere is
+        /// identical). 4 is x264's own choice for 2-3 cores; on more, segments run side by side.
+        public static let fixedThreads = 4
         /// Sound to mux, read from the render's start (nil: silent video); e.g. an
         /// `AudioTee`'s track side, so the input is read once.
         public var audio: AudioTrackSource?
