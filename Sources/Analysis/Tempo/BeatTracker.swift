@@ -216,7 +216,6 @@ public final class BeatAnalyzer {
 
     /// Runs of the causal display that hold one tempo (±2 BPM) for at least `minRun`
     /// seconds: (first update time, last update time, median BPM at the folded level).
-    /// Brief wrong readings (e.g. 2/3 of the tempo on a bossa for a few seconds) drop out.
     func steadyRuns() -> [(start: Double, end: Double, bpm: Double)] {
         var runs: [(start: Double, end: Double, bpm: Double)] = []
         var values: [Double] = []
@@ -245,13 +244,7 @@ public final class BeatAnalyzer {
                 merged.append(r)
             }
         }
-        // A shorter run at 2/3 or 3/2 of the longest one is a metrical misreading (a bossa's
-        // 3-3-2 pattern read in dotted quarters), not a tempo change.
-        guard let longest = merged.max(by: { $0.end - $0.start < $1.end - $1.start }) else { return merged }
-        return merged.filter { r in
-            let ratio = r.bpm / longest.bpm
-            return !(abs(ratio - 2.0 / 3) < 0.02 || abs(ratio - 1.5) < 0.03)
-        }
+        return merged
     }
     static let minRun = 3.0
 
@@ -480,7 +473,7 @@ public final class BeatAnalyzer {
     /// Beats per bar (3 or 4) and the index of a downbeat, from the accent on each beat
     /// (kick and bass below 200 Hz plus the change of the coarse spectrum across the beat,
     /// as chords change at the bar line): the grouping and phase whose beats stand out most
-    /// from the rest (a compound beat needs a clear margin for threes). In 4/4 the downbeat
+    /// from the rest. In 4/4 the downbeat
     /// is then the phase with the best `downbeatWeights` score. Nil when no grouping stands
     /// out (`minContrast`) and the harmony does not place a 4/4 downbeat either
     /// (`harmonyMinContrast`).
@@ -542,12 +535,6 @@ public final class BeatAnalyzer {
             }
             return best
         }
-        // Beats that divide in three are grouped in fours far more often than in threes
-        // (12/8 shuffles and slow blues against the rare 9/8): there three beats must stand
-        // out clearly more than four.
-        if compound, best.perBar == 3, let four = bestOf[4], best.contrast < Self.compoundThreeMargin * four {
-            best = (four, 4, 0)
-        }
         if best.contrast >= Self.minContrast && best.perBar == 3 { return (3, best.phase) }
         // Chords change on the bar line: the half bars either side of a downbeat differ in
         // harmony, while the drums (kick and snare alternating beat by beat) are alike in both.
@@ -603,9 +590,6 @@ public final class BeatAnalyzer {
     /// half-bar change), which put a shuffle's downbeat on beat 2 and a one-drop's on 2 or 3.
     static let downbeatWeights: [Double] = [2.38, -1.27, -1.26, -0.53, 2.17, 1.97, 1.57, 2.26]
     static let minContrast = 0.15
-    /// How much more the best 3-beat grouping must stand out than the best 4-beat one to
-    /// call a compound metre 9/8 rather than 12/8.
-    static let compoundThreeMargin = 1.5
     /// Least contrast of the harmonic change across half bars, or of the chroma change across
     /// bars (on-phase mean over the mean − 1), that places a 4/4 downbeat where no accent
     /// pattern stands out.

@@ -407,11 +407,7 @@ public final class TempoTracker {
         var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
         // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
         // beat is not half as fast.
-        // A bare pulse with nothing at all at its half- and third-beats (a metronome) stays as
-        // it is too. (The half-beats alone are not enough: a reggae one-drop at 73, folded to
-        // 146, has next to nothing there (0.01–0.02) but its third-beats hold the skank's
-        // decay; a click track reads 0.00 at both.)
-        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8 || b.mid + b.triplet < 0.01) { vote = 1 }
+        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8) { vote = 1 }
         if levelVotes.count == 3 { levelVotes.removeFirst() }
         levelVotes.append(vote)
         if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
