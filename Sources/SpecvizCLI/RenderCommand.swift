@@ -268,7 +268,11 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--from \(InputChecks.format(start)) is past the end of '\(input)' (\(String(format: "%.2f", d)) s)")
             }
             if let t = end, t > d {
-                InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s")
+                // A segment's end is its last whole frame's, which may pass the end by less than a
+                // frame: that is no news to the user (the note named a --to they never gave).
+                if segment == nil {
+                    InputChecks.note("--to \(InputChecks.format(t)) is past the end of '\(input)': rendering to \(String(format: "%.2f", d)) s")
+                }
                 end = d
             }
         }
