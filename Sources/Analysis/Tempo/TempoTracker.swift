@@ -407,7 +407,9 @@ public final class TempoTracker {
         var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
         // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
         // beat is not half as fast.
-        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8) { vote = 1 }
+        // A bare pulse with nothing at all at its half- and third-beats (a metronome, a click
+        // track) stays as it is too: there is nothing to hear at half the rate.
+        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8 || b.mid + b.triplet < 0.01) { vote = 1 }
         if levelVotes.count == 3 { levelVotes.removeFirst() }
         levelVotes.append(vote)
         if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
