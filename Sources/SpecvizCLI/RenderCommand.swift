@@ -87,6 +87,11 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "With --bpm: flash and beat dot as live shows them (causal) instead of on the beats of the whole-track analysis.")
     var causal = false
 
+    @Option(
+        help: "With --bpm: the beats of `specviz tempo IN --json -o FILE`, read instead of analysing the track again (segments of one set share one analysis).",
+        completion: .file(extensions: ["json"]))
+    var beatsFrom: String?
+
     /// The longest time accepted in --from/--to/--at (seconds): 100 days.
     static let maxSeconds = ClockTime.maxSeconds
 
@@ -252,6 +257,10 @@ struct RenderCommand: ParsableCommand {
         guard settings.tempoOverlay && !causal, let trackers = job.trackers else { return }
         if input == "-" || input.hasPrefix("pipe:") {
             if !quiet { InputChecks.note("standard input is read once: the beat flash follows the music as live shows it (--causal)") }
+            return
+        }
+        if let beatsFrom {
+            trackers.offline = try BeatFile.read(beatsFrom)
             return
         }
         trackers.offline = try BeatAnalyzer.analyse(path: input, allowPlaylists: allowPlaylists, channels: channelOption.channels.pick)

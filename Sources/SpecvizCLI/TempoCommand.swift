@@ -45,6 +45,12 @@ struct TempoCommand: ParsableCommand {
     @Flag(help: "With --beats or --json: the beats the live view shows (causal, predicted) instead of the offline ones.")
     var causal = false
 
+    @Option(name: .shortAndLong, help: "Output file (default: standard output), e.g. beats.json for `render --beats-from`.", completion: Completions.anyFile)
+    var output: String?
+
+    @Flag(name: [.customShort("y"), .long], help: "Overwrite the output if it exists.")
+    var overwrite = false
+
     @Option(
         help: ArgumentHelp("Fold the tempo into this BPM range, e.g. 80:160 (default: the metrical level a listener taps).", valueName: "lo:hi"),
         transform: BPMRange.option)
@@ -65,6 +71,11 @@ struct TempoCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let output {
+            try AtomicFile.checkOutput(output, overwrite: overwrite)
+            // The analysis does not poll: a signal removes the temporary and exits at once.
+            Termination.install(grace: 0)
+        }
         // The display timeline alone (--csv) needs only the causal tracker.
         let analyzer = try BlockBeatAnalyzer.run(
             path: input, allowPlaylists: allowPlaylists, beats: !csv, range: range?.bpm,
@@ -74,7 +85,17 @@ struct TempoCommand: ParsableCommand {
         let summary = TempoSummary(updates: analysis.updates, duration: analyzer.tracker.time)
         // Row by row, through the JSON writer's sink: an output of hours is never one string
         // in memory.
-        let out = try DataSink(path: nil)
+        let out = try DataSink(path: output)
+        do {
+            try write(analysis, summary: summary, to: out)
+            try out.finish()
+        } catch {
+            out.cancel()
+            throw error
+        }
+    }
+
+    private func write(_ analysis: BeatAnalysis, summary: TempoSummary, to out: DataSink) throws {
         if beats {
             try out.write("time_s,position\n")
             for b in analysis.beats { try out.write(String(format: "%.4f,", b.time) + (b.position.map { String($0) } ?? "") + "\n") }
@@ -96,7 +117,6 @@ struct TempoCommand: ParsableCommand {
                 try out.write("\(name): no steady beat detected\n")
             }
         }
-        try out.finish()
     }
 
     /// `--csv`: the display timeline (with `--raw`, the detector's readings), a row per update.
