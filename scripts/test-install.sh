@@ -12,7 +12,10 @@ fail() { echo "test-install: FAIL: $*" >&2; exit 1; }
 
 git clone -q "$repo" "$work/src"
 # Reuse already fetched dependencies when there are any (CI may have no network).
-[ -d "$repo/.build/repositories" ] && mkdir -p "$work/src/.build" && cp -r "$repo/.build/repositories" "$work/src/.build/"
+# (scripts/test.sh builds in .build/test, a plain `swift build` in .build.)
+for fetched in "$repo/.build/repositories" "$repo/.build/test/repositories"; do
+  if [ -d "$fetched" ]; then mkdir -p "$work/src/.build" && cp -r "$fetched" "$work/src/.build/" && break; fi
+done
 sh "$work/src/scripts/install.sh" "$work/prefix" > "$work/install.log" 2>&1 || { cat "$work/install.log" >&2; fail "install.sh failed"; }
 p="$work/prefix"
 for f in bin/specviz share/bash-completion/completions/specviz share/zsh/site-functions/_specviz \
@@ -54,4 +57,4 @@ got="$(bash -c '
 [ "$got" = "--mode" ] || fail "bash completion of 'specviz render --mo' gave '$got'"
 zsh_ok=""; command -v zsh >/dev/null && { zsh -n "$p/share/zsh/site-functions/_specviz" && zsh_ok=" zsh syntax ok"; }
 fish_ok=""; command -v fish >/dev/null && { fish -n "$p/share/fish/vendor_completions.d/specviz.fish" && fish_ok=" fish syntax ok"; }
-echo "test-install: ok ($version; --help, static runtime, render without toolchain, 11 man pages, bash completion --mo -> --mode$zsh_ok$fish_ok)"
+echo "test-install: ok ($version; --help, static runtime, render without toolchain, 12 man pages, bash completion --mo -> --mode$zsh_ok$fish_ok)"
