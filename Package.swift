@@ -9,8 +9,11 @@ let package = Package(
         .executable(name: "specviz", targets: ["SpecvizCLI"]),
         .library(name: "Specviz", targets: ["Specviz"]),
     ],
+    // Pinned to one exact version: an executable builds the same code on every machine. The pin
+    // lives here rather than in a committed Package.resolved (kept out of git by the house rules);
+    // the argument parser has no dependencies of its own, so this pins the whole graph.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
     ],
     targets: [
         // MARK: C libraries (system), each behind a small shim header with spv_ helpers.
