@@ -53,7 +53,9 @@ public struct RenderSettings: Sendable {
         set { analysis.gainDB = newValue }
     }
     public var palette: Palette = .spectrum
-    public var heatPalette: Palette = .heat
+    /// The spectrogram's heatmap: magma by default (issue 39: the rainbow `heat` is harsh
+    /// beside it; `--palette heat` keeps it).
+    public var heatPalette: Palette = .magma
     /// Tuner and BPM overlays (drawn in bars, curve, surface, surface+).
     public var tunerOverlay = false
     public var tempoOverlay = false
