@@ -45,10 +45,10 @@ extension Labels {
     }
 
     /// Seconds before now down the plot's left edge, at round steps (1, 2, 5, 10 … s) at
-    /// least two label heights apart, and "s" above them. Only when the picture has a set
-    /// time per row (the full-resolution spectrogram).
+    /// least two label heights apart, and "s" above them, once the time per row is known
+    /// (the full-resolution spectrogram's is set; the grid's is measured between its rows).
     func timeAxis(_ state: VisualState, layout: Layout, into scene: inout Scene) {
-        guard let rowSeconds = state.spectrogramRowSeconds, let history = state.hopHistory else { return }
+        guard let (history, rowSeconds) = state.spectrogramRows else { return }
         let f = layout.fontSize
         let (topRow, rowPixels, rows) = FullSpectrogramMode.rows(layout: layout, history: history)
         let pixelsPerSecond = Float(rowPixels) / Float(rowSeconds)

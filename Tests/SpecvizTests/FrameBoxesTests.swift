@@ -51,15 +51,17 @@ final class FrameBoxesTests: XCTestCase {
         for (w, h) in Self.sizes {
             for mode in VisualizationMode.allCases {
                 let stereos: [StereoLayout?] = mode.traits.stereo ? [nil, .split, .mirror] : [nil]
+                // The spectrogram at full resolution and on its grid (their time axes differ).
+                let grids = mode == .spectrogram ? [false, true] : [false]
                 for stereo in stereos {
-                    for tags in Self.tags {
+                    for (grid, tags) in grids.flatMap({ g in Self.tags.map { (g, $0) } }) {
                         var s = RenderSettings()
                         s.mode = mode
                         s.width = w
                         s.height = h
                         s.threads = 1
                         s.stereo = stereo
-                        s.fullResolutionSpectrogram = true
+                        s.fullResolutionSpectrogram = !grid
                         s.tunerOverlay = true
                         s.tempoOverlay = true
                         s.smoothing = Smoothing(attack: 1, decay: 1)
@@ -68,7 +70,7 @@ final class FrameBoxesTests: XCTestCase {
                         if tags.cover { s.artwork.cover = Self.picture(300, 300) }
                         if tags.logo { s.artwork.logo = Self.picture(400, 120) }
                         let composer = FrameComposer(settings: s, glyphs: font)
-                        for k in 0..<3 {
+                        for k in 0..<7 {
                             var f = loud
                             f.index = k
                             f.time = Double(k + 1) * 0.05
@@ -78,7 +80,7 @@ final class FrameBoxesTests: XCTestCase {
                         composer.setOverlays(
                             tuner: TunerOverlay(note: "C#4", cents: -23.6, frequency: 275.3), tempo: TempoOverlay(bpm: 128, beat: 1))
                         composer.buildScene()
-                        let tag = "\(mode) \(w)x\(h) \(stereo.map(\.rawValue) ?? "mono") \(tags.name)"
+                        let tag = "\(mode)\(grid ? " grid" : "") \(w)x\(h) \(stereo.map(\.rawValue) ?? "mono") \(tags.name)"
                         check(composer, font: font, tag: tag, labelsAmongPicture: mode.traits.labels == .own)
                         if tags.cover && stereo == nil && min(w, h) >= 360 && mode.traits.labels != .none {
                             // The cover follows the frame's shape: the plot keeps a fair share.

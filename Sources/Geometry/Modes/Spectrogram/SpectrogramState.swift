@@ -16,6 +16,10 @@ public struct SpectrogramState: ModeState {
     }
     /// Seconds of sound one row of `hops` stands for (0: one row per hop).
     public var rowSeconds: Double = 0
+    /// Seconds between the grid's rows, measured between its pushes (0: not yet known).
+    public private(set) var gridRowSeconds: Double = 0
+    private var lastGridPush = -1.0
+    private var gridPushes = 0
     public private(set) var revision = 0
     private var lastHop = -1
     /// Rows of `hops` pushed since the stream's start (media time / `rowSeconds`).
@@ -41,7 +45,13 @@ public struct SpectrogramState: ModeState {
             hops = h
         } else {
             if grid.bands != n { grid = grid.resized(bands: n) }
-            if shared.scrolls { grid.push(shared.display) }
+            if shared.scrolls {
+                grid.push(shared.display)
+                // (The first push may come before any frame's time is set: measured from the second.)
+                if gridPushes >= 2 && shared.time > lastGridPush { gridRowSeconds = shared.time - lastGridPush }
+                lastGridPush = shared.time
+                gridPushes += 1
+            }
         }
     }
 
@@ -89,10 +99,11 @@ extension VisualState {
 }
 
 extension VisualState {
-    /// Seconds of sound per row of the full-resolution spectrogram (nil: not kept, or a
-    /// row per hop).
-    public var spectrogramRowSeconds: Double? {
-        guard let own = modeState as? SpectrogramState, own.hops != nil, own.rowSeconds > 0 else { return nil }
-        return own.rowSeconds
+    /// The spectrogram's rows as drawn (the full-resolution ones, else the grid's) and the
+    /// seconds of sound per row (nil: no spectrogram state, or the time per row not known).
+    public var spectrogramRows: (rows: History, seconds: Double)? {
+        guard let own = modeState as? SpectrogramState else { return nil }
+        if let hops = own.hops { return own.rowSeconds > 0 ? (hops, own.rowSeconds) : nil }
+        return own.gridRowSeconds > 0 ? (own.grid, own.gridRowSeconds) : nil
     }
 }
