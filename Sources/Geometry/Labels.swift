@@ -85,8 +85,8 @@ public struct Labels {
             dBAxis(state, layout: layout, into: &scene)
         case .heatmap:
             frequencyAxis(state, layout: layout, into: &scene)
-            heatLegend(layout: layout, into: &scene)
-            dBAxis(state, layout: layout, into: &scene, inset: layout.fontSize * 0.5)
+            heatKey(state, layout: layout, into: &scene)
+            timeAxis(state, layout: layout, into: &scene)
         }
         Labels.waveformAndTitle(title, layout: layout, into: &scene)
     }
@@ -153,10 +153,15 @@ public struct Labels {
     /// The dB labels' values: the multiples of a round step (10 dB on a window 30 dB or
     /// taller, 5 from 12 dB, else 2 or 1) inside `bottom…top`, lowest first. Fixed values, so
     /// a window that moves shows the same numbers at new heights, never new numbers.
-    public static func dBTicks(bottom: Float, top: Float) -> [Int] {
+    /// - pixels: the scale's height; ticks closer than `spacing` pixels are thinned to a
+    ///   multiple of the step (at most every 50 dB) that keeps them apart.
+    public static func dBTicks(bottom: Float, top: Float, pixels: Float = .infinity, spacing: Float = 0) -> [Int] {
         let span = top - bottom
         guard span.isFinite, span > 0 else { return [] }
-        let step = span >= 30 ? 10 : span >= 12 ? 5 : span >= 4 ? 2 : 1
+        var step = span >= 30 ? 10 : span >= 12 ? 5 : span >= 4 ? 2 : 1
+        while step < 50 && Float(step) / span * pixels < spacing {
+            step = step == 1 ? 2 : step == 2 ? 5 : step == 5 ? 10 : step == 10 ? 20 : 50
+        }
         let first = Int(saturating: (bottom / Float(step) - 1e-3).rounded(.up)) * step
         let last = Int(saturating: (top / Float(step) + 1e-3).rounded(.down)) * step
         guard first <= last else { return [] }
@@ -164,14 +169,14 @@ public struct Labels {
     }
 
     /// dB labels at round values of the level window along the spectrum's left edge (see
-    /// `dBTicks`), and the unit above them. `inset` moves them left (room for the heat legend).
-    func dBAxis(_ state: VisualState, layout: Layout, into scene: inout Scene, inset: Float = 0) {
+    /// `dBTicks`), and the unit above them.
+    func dBAxis(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let f = layout.fontSize
         let r = layout.spectrum
         let bottomLeft = layout.pixel(SIMD2(r.x0, r.y0))
         let topRight = layout.pixel(SIMD2(r.x1, r.y1))
-        let x = bottomLeft.x - f * 0.4 - inset
-        for db in Labels.dBTicks(bottom: state.dbBottom, top: state.dbTop) {
+        let x = bottomLeft.x - f * 0.4
+        for db in Labels.dBTicks(bottom: state.dbBottom, top: state.dbTop, pixels: bottomLeft.y - topRight.y, spacing: f * 1.1) {
             let frac = (Float(db) - state.dbBottom) / (state.dbTop - state.dbBottom)
             let y = bottomLeft.y + (topRight.y - bottomLeft.y) * frac
             // Keep the top label's cap and the bottom label's baseline inside the spectrum's span.
@@ -189,23 +194,5 @@ public struct Labels {
             TextRun(
                 state.levelUnit, at: SIMD2(unitRight, topRight.y - f * 0.35), size: unitSize,
                 color: Labels.dimColor, anchor: .right))
-    }
-
-    /// A vertical colour bar of the heat palette just left of the spectrogram, so the dB
-    /// labels beside it read as the heatmap's scale.
-    func heatLegend(layout: Layout, into scene: inout Scene) {
-        let r = layout.spectrum
-        let px = layout.clipPerPixel.x
-        let x1 = r.x0 - layout.fontSize * 0.15 * px
-        let x0 = x1 - max(2, layout.fontSize * 0.3) * px
-        let steps = 16
-        scene.begin2D()
-        for k in 0..<steps {
-            let a = Float(k) / Float(steps), b = Float(k + 1) / Float(steps)
-            scene.quad(
-                x0: x0, y0: r.y0 + a * r.height, x1: x1, y1: r.y0 + b * r.height,
-                bottom: heatPalette.color(a), top: heatPalette.color(b))
-        }
-        scene.end2D()
     }
 }

@@ -11,7 +11,9 @@
 ///     waveform      label and stats readout above, strip, small bottom margin
 ///
 /// Portrait frames get a taller header (bigger overlays, read on a phone) and a thinner
-/// waveform strip; the spectrum takes the rest. Rectangles for geometry are in clip space
+/// waveform strip; the spectrum takes the rest. A `Reserve` makes room for the artwork
+/// (issue 39): a taller header for a cover and its lines, and a box at the strip's right
+/// end (or the header's) for a logo, so that nothing is drawn over the plot. Rectangles for geometry are in clip space
 /// (x, y in −1…1, y up); the text slots are in pixels (y down).
 public struct Layout: Sendable {
     public struct Rect: Sendable, Equatable {
@@ -32,7 +34,7 @@ public struct Layout: Sendable {
     /// Overlay text size (pixels): the tuner's note and the BPM value.
     public let overlaySize: Float
     /// Clip-space area of the spectrum (bars, curve, ring, heatmap).
-    public let spectrum: Rect
+    public private(set) var spectrum: Rect
     /// Clip-space area of the waveform strip.
     public let waveform: Rect
     /// True when height > width (vertical video).
@@ -49,12 +51,48 @@ public struct Layout: Sendable {
     /// Baseline origin (pixels, left-anchored) of the waveform label.
     public let waveformLabelOrigin: SIMD2<Float>
 
-    /// - topInset: pixels the spectrum area starts lower than the header (room for a cover
-    ///   and its title lines at the top of a portrait frame); 0 by default.
-    public init(width: Int, height: Int, labels: Bool = true, topInset: Float = 0) {
+    /// Room kept for the artwork: the header at least `header` pixels tall (a cover and its
+    /// lines), and a logo of `logoAspect` (width / height) at the waveform strip's right end,
+    /// or at the header's right end when `logoInHeader` (a mirrored half frame, whose header
+    /// is the frame's bottom edge).
+    public struct Reserve: Sendable, Equatable {
+        public var header: Float
+        public var logoAspect: Float?
+        public var logoInHeader: Bool
+        public init(header: Float = 0, logoAspect: Float? = nil, logoInHeader: Bool = false) {
+            self.header = header
+            self.logoAspect = logoAspect
+            self.logoInHeader = logoInHeader
+        }
+    }
+
+    /// The room kept for the artwork.
+    public let reserve: Reserve
+    /// Pixel box of the logo (nil: no logo reserved).
+    public let logoBox: Rect?
+    /// Pixel height of the header (the spectrum starts under it).
+    public let headerHeight: Float
+
+    /// - labels: whether to keep room for text; dropped (as with `--no-labels`) when the
+    ///   frame is too small for it to leave a plot four label heights tall.
+    public init(width: Int, height: Int, labels: Bool = true, reserve: Reserve = Reserve()) {
+        self.init(checked: width, height: height, labels: labels && Layout.labelsFit(width: width, height: height), reserve: reserve)
+    }
+
+    /// Whether text fits a frame: the plot keeps at least four label heights between the
+    /// header, the frequency labels and the waveform strip, and the width twelve.
+    static func labelsFit(width: Int, height: Int) -> Bool {
+        let w = Float(width), h = Float(height), portrait = h > w
+        let f = max(10, (portrait ? 30 : 26) * min(w, h) / 1080)
+        let taken = f * ((portrait ? 4.0 : 2.6) + 1.7 + 1.1 + 0.6) + (portrait ? 0.12 : 0.18) * h
+        return h - taken >= 4 * f && w >= 12 * f
+    }
+
+    private init(checked width: Int, height: Int, labels: Bool, reserve: Reserve) {
         self.width = width
         self.height = height
         self.labels = labels
+        self.reserve = reserve
         let w = Float(width), h = Float(height)
         portrait = h > w
         scale = min(w, h) / 1080
@@ -69,7 +107,7 @@ public struct Layout: Sendable {
         // Margins in pixels.
         let left = labels ? f * 3.0 : 0.02 * w
         let right = labels ? f * 1.3 : 0.02 * w
-        let header = labels ? (portrait ? f * 4.0 : f * 2.6) : 0.03 * h
+        let baseHeader = labels ? (portrait ? f * 4.0 : f * 2.6) : 0.03 * h
         let freqBand = labels ? f * 1.7 : 0.01 * h
         let stripLabel = labels ? f * 1.1 : 0.01 * h
         let strip = (portrait ? 0.12 : 0.18) * h
@@ -78,19 +116,56 @@ public struct Layout: Sendable {
         func cy(_ py: Float) -> Float { 1 - py / h * 2 }
         let stripTop = h - bottom - strip
         let specBottom = stripTop - stripLabel - freqBand
-        spectrum = Rect(
-            x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(topInset > 0 ? max(header, min(header + topInset, specBottom - 0.2 * h)) : header))
-        waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(w - right), y1: cy(stripTop))
-        // Header slots (pixels): overlays on the left, title on the right.
-        let baseline = header * 0.5 + overlay * 0.36
+        // The logo keeps its shape: as tall as the band it sits in allows (at most an eighth
+        // of the short side), at most a quarter of the width.
+        var logo: Rect? = nil
+        var header = max(baseHeader, reserve.header)
+        if let aspect = reserve.logoAspect, aspect.isFinite, aspect > 0 {
+            // In the header, the header grows to hold it with a quarter of its height around.
+            let band = reserve.logoInHeader ? .infinity : strip + stripLabel
+            var lh = min(band, 0.125 * min(w, h)), lw = lh * aspect
+            if lw > 0.25 * w { lw = 0.25 * w; lh = lw / aspect }
+            if reserve.logoInHeader {
+                header = max(header, (lh * 1.5).rounded(.up))
+                let top = ((header - lh) * 0.5).rounded()
+                logo = Rect(x0: (w - right - lw).rounded(), y0: top, x1: (w - right).rounded(), y1: top + lh.rounded())
+            } else {
+                logo = Rect(x0: (w - right - lw).rounded(), y0: (h - bottom - lh).rounded(), x1: (w - right).rounded(), y1: (h - bottom).rounded())
+            }
+        }
+        header = min(header, specBottom - 1)
+        headerHeight = header
+        logoBox = logo
+        let stripRight = logo != nil && !reserve.logoInHeader ? logo!.x0 - f * 0.6 : w - right
+        spectrum = Rect(x0: cx(left), y0: cy(specBottom), x1: cx(w - right), y1: cy(header))
+        waveform = Rect(x0: cx(left), y0: cy(h - bottom), x1: cx(max(stripRight, left + 1)), y1: cy(stripTop))
+        // Header slots (pixels): overlays on the left, title on the right (left of a logo there).
+        let baseline = baseHeader * 0.5 + overlay * 0.36
         let slotTop = baseline - overlay, slotBottom = baseline + overlay * 0.3
         let tunerW = overlay * 4.6, tempoW = overlay * 5.0
         tunerSlot = Rect(x0: left, y0: slotTop, x1: left + tunerW, y1: slotBottom)
         tempoSlot = Rect(x0: left + tunerW + f, y0: slotTop, x1: left + tunerW + f + tempoW, y1: slotBottom)
-        titleSlot = Rect(x0: tempoSlot.x1 + f, y0: slotTop, x1: w - right, y1: slotBottom)
+        let titleRight = logo != nil && reserve.logoInHeader ? logo!.x0 - f : w - right
+        titleSlot = Rect(x0: tempoSlot.x1 + f, y0: slotTop, x1: max(titleRight, tempoSlot.x1 + f), y1: slotBottom)
         waveformLabelOrigin = SIMD2(left, stripTop - f * 0.3)
-        statsOrigin = SIMD2(w - right, stripTop - f * 0.3)
+        statsOrigin = SIMD2(max(stripRight, left + 1), stripTop - f * 0.3)
     }
+
+    /// This layout with a column kept right of the plot for a colour key: a gap, the key's
+    /// bar and its labels (`labelWidth` pixels wide) inside the frame (issue 39: the key sits
+    /// beside the plot, and the left edge keeps the time axis). Without labels, unchanged.
+    public func keyed(labelWidth: Float) -> Layout {
+        guard labels else { return self }
+        var copy = self
+        let f = fontSize
+        let column = f * (Layout.keyGap + Layout.keyBar + Layout.keyGap) + labelWidth + f * 0.3
+        let margin = (1 - spectrum.x1) * 0.5 * Float(width)
+        copy.spectrum.x1 -= max(0, column - margin) * clipPerPixel.x
+        return copy
+    }
+
+    /// The colour key's gap to the plot and its bar's width (font sizes).
+    public static let keyGap: Float = 0.4, keyBar: Float = 0.35
 
     /// Clip-space point → pixel position (y down).
     public func pixel(_ p: SIMD2<Float>) -> SIMD2<Float> {

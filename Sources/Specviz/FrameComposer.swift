@@ -17,6 +17,8 @@ public final class FrameComposer {
     public private(set) var stateRight: VisualState?
     public private(set) var scene: Scene
     public let layout: Layout
+    /// A stereo frame's two halves (top, bottom), each laid out at half height.
+    let halves: (top: Layout, bottom: Layout)?
     /// The mode's builder for these settings, and what the mode reads of them.
     var builder: any ModeBuilder
     let modeSettings: ModeSettings
@@ -30,7 +32,7 @@ public final class FrameComposer {
     /// Seconds the beat dot takes to fade from full to dark after a beat.
     public static let beatFade = 0.25
     /// The cover, logo and background at this size (nil: none, or a mode without labels).
-    let artwork: ArtworkLayer?
+    var artwork: ArtworkLayer?
     /// The mode's damage key and the flash of the last frame rasterised, and of the scene
     /// built since (nil: none, or a picture not known to repeat).
     var lastPicture: (key: Int, flash: Float)? = nil
@@ -40,24 +42,23 @@ public final class FrameComposer {
 
     public init(settings: RenderSettings, glyphs: GlyphProvider?) {
         self.settings = settings
-        modeSettings = settings.modeSettings
-        builder = settings.mode.unit.makeBuilder(modeSettings)
         self.glyphs = settings.labels || settings.stats ? glyphs : nil
         let labels = settings.labels && glyphs != nil
-        var layout = Layout(width: settings.width, height: settings.height, labels: labels)
         scene = Scene(width: settings.width, height: settings.height, clearColor: settings.artwork.backgroundColor)
         scene.vertices2D.reserveCapacity(120_000)
         scene.vertices3D.reserveCapacity(100_000)
         rasterizer = Rasterizer(threads: settings.threads)
         let usesArtwork = settings.mode.traits.labels != .none && (settings.artwork.hasPictures || settings.artist != nil)
-        var artwork = usesArtwork ? ArtworkLayer(settings.artwork, layout: layout) : nil
-        // A portrait cover takes the top: the picture starts under it.
-        if let inset = artwork?.layout.topInset, inset > 0 {
-            layout = Layout(width: settings.width, height: settings.height, labels: labels, topInset: inset)
-            artwork = ArtworkLayer(settings.artwork, layout: layout)
-        }
-        self.layout = layout
-        self.artwork = artwork
+        let stereo = settings.stereo != nil && settings.mode.traits.stereo ? settings.stereo : nil
+        let frame = FrameComposer.layouts(settings, labels: labels, artwork: usesArtwork, stereo: stereo)
+        layout = frame.layout
+        halves = frame.halves
+        artwork = frame.artwork.map { ArtworkLayer(settings.artwork, layout: $0, width: settings.width, height: settings.height) }
+        var modeSettings = settings.modeSettings
+        let plot = halves?.top ?? layout
+        modeSettings.plotRows = max(1, Int((plot.spectrum.height / plot.clipPerPixel.y).rounded()))
+        self.modeSettings = modeSettings
+        builder = settings.mode.unit.makeBuilder(modeSettings)
         rasterizer.background = artwork?.background
         state.smoothing = settings.smoothing
         state.modeState = settings.mode.unit.makeState(modeSettings, height: settings.height)
@@ -122,8 +123,10 @@ public final class FrameComposer {
     /// Builds the scene of the current state (without rasterising).
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)
-        if let right = stateRight, let arrangement = settings.stereo {
-            buildStereo(right: right, arrangement)
+        pictureItems.removeAll(keepingCapacity: true)
+        if let right = stateRight, let arrangement = settings.stereo, let halves {
+            buildStereo(right: right, arrangement, halves: halves)
+            if let artwork, layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
         } else if let artwork {
             // The title and artist go beside or under the cover instead of the title slot.
             noteDamage(own: buildMode(state, layout: layout, title: nil))
@@ -147,9 +150,19 @@ public final class FrameComposer {
     /// returns how many items are the mode's own picture.
     @discardableResult
     private func buildMode(_ state: VisualState, layout: Layout, title: String?) -> Int {
-        ModeCatalog.build(
+        let first = scene.items.count
+        let own = ModeCatalog.build(
             settings.mode, builder: &builder, state: state, layout: layout, settings: modeSettings, title: title, into: &scene)
+        pictureItems.append(first..<(first + own))
+        return own
     }
+
+    /// The scene items of the mode's own picture in the last built scene (one range, two in
+    /// a stereo frame): what the frame's other boxes must keep clear of.
+    public private(set) var pictureItems: [Range<Int>] = []
+
+    /// Where the cover, the lines and the logo go (nil: no artwork).
+    public var artworkLayout: ArtworkLayout? { artwork?.layout }
 
     /// Tells the rasteriser that the scene's first `own` items (the mode's picture) are the
     /// last rasterised frame's when the mode's damage key and the flash (which brightens
@@ -166,16 +179,16 @@ public final class FrameComposer {
 
     /// A stereo frame: the left channel in the top half, the right in the bottom half
     /// (mirrored about the centre line for `.mirror`), each built by the mode at half height.
-    private func buildStereo(right: VisualState, _ arrangement: StereoLayout) {
+    private func buildStereo(right: VisualState, _ arrangement: StereoLayout, halves: (top: Layout, bottom: Layout)) {
         let w = settings.width, h = settings.height, half = h / 2
         let mirror = arrangement == .mirror
         var vertex = scene.vertices2D.count, item = scene.items.count
-        let top = Layout(width: w, height: half, labels: layout.labels)
-        buildMode(state, layout: top, title: settings.title)
+        let top = halves.top
+        buildMode(state, layout: top, title: artwork == nil ? settings.title : nil)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: 0.5, offset: 0.5, textOffset: 0)
         vertex = scene.vertices2D.count
         item = scene.items.count
-        let bottom = Layout(width: w, height: h - half, labels: layout.labels)
+        let bottom = halves.bottom
         buildMode(right, layout: bottom, title: nil)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: mirror ? -0.5 : 0.5, offset: -0.5, textOffset: Float(mirror ? h : half))
         if layout.labels {

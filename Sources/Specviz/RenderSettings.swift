@@ -32,6 +32,9 @@ public struct RenderSettings: Sendable {
     public var smoothing = Smoothing.seed
     /// Spectrogram: the seed's 128-row grid, or one row per hop and colour per pixel.
     public var fullResolutionSpectrogram = false
+    /// Seconds the full-resolution spectrogram shows, top to bottom (`--history`).
+    public var historySeconds = RenderSettings.defaultHistorySeconds
+    public static let defaultHistorySeconds = 10.0
     /// Legacy switch: true keeps the analysis' tilt (music mode), false selects the seed's
     /// untilted mic-mode levels when the analysis uses the seed measure, else no tilt.
     public var musicMode: Bool {
@@ -50,7 +53,9 @@ public struct RenderSettings: Sendable {
         set { analysis.gainDB = newValue }
     }
     public var palette: Palette = .spectrum
-    public var heatPalette: Palette = .heat
+    /// The spectrogram's heatmap: magma by default (issue 39: the rainbow `heat` is harsh
+    /// beside it; `--palette heat` keeps it).
+    public var heatPalette: Palette = .magma
     /// Tuner and BPM overlays (drawn in bars, curve, surface, surface+).
     public var tunerOverlay = false
     public var tempoOverlay = false
@@ -71,6 +76,7 @@ public struct RenderSettings: Sendable {
         m.palette = palette
         m.heatPalette = heatPalette
         m.fullResolution = fullResolutionSpectrogram
+        m.historySeconds = historySeconds
         m.meter = meter
         m.preset = preset.id
         m.reference = reference

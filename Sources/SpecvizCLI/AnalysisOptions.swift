@@ -6,14 +6,14 @@ import Specviz
 /// The spectrum analysis options, shared by `render`, `live` and `analyze` (issue 16).
 /// Flags override the config file's keys of the same name ("scale", "bands",
 /// "freq-range", "fft-size", "window", "overlap", "hop", "weighting", "tilt",
-/// "db-range", "smoothing", "peak-hold", "gain", "resolution"), which override the
+/// "db-range", "smoothing", "peak-hold", "gain", "resolution", "history"), which override the
 /// defaults. Each value is parsed once, where it is read (`OptionValues+Analysis`); `apply`
 /// merges the flags with the config file into the render settings.
 struct AnalysisOptions: ParsableArguments {
     /// The config-file keys these options read.
     static let keys = [
         "scale", "bands", "freq-range", "fft-size", "window", "overlap", "hop", "weighting", "tilt",
-        "db-range", "smoothing", "peak-hold", "gain", "resolution",
+        "db-range", "smoothing", "peak-hold", "gain", "resolution", "history",
     ]
 
     @Option(
@@ -21,6 +21,9 @@ struct AnalysisOptions: ParsableArguments {
             "Spectrogram resolution: full (one row per analysis hop, colour per pixel across, like ffmpeg's showspectrum) or grid (the original 128×128 cells). Default full.",
         transform: SpectrogramResolution.option)
     var resolution: SpectrogramResolution?
+
+    @Option(help: "Seconds of sound the full-resolution spectrogram shows, top to bottom, at any frame size (1–600; default 10).")
+    var history: Double?
 
     @Option(
         help: "Frequency scale: log, linear, mel, bark, erb, notes (one band per semitone) or octave:N (N = 1, 2, 3, 6, 12, 24; IEC 61260 bands). Default log.",
@@ -83,6 +86,7 @@ struct AnalysisOptions: ParsableArguments {
             ("window", window != nil), ("overlap", overlap != nil), ("hop", hop != nil), ("weighting", weighting != nil),
             ("tilt", tilt != nil || noTilt), ("db-range", dbRange != nil), ("smoothing", smoothing != nil),
             ("peak-hold", peakHold != nil), ("gain", gain != nil), ("resolution", resolution != nil),
+            ("history", history != nil),
         ]
         return Set(set.filter(\.1).map(\.0))
     }
@@ -95,6 +99,9 @@ struct AnalysisOptions: ParsableArguments {
             settings.analysis = try config(file: file.analysis, defaultTilt: defaultTilt)
             settings.smoothing = try smoothing(fps: settings.fps, file: file.analysis)
             settings.fullResolutionSpectrogram = (try resolution ?? file.analysis.resolution?.get() ?? .full) == .full
+            let seconds = try history ?? file.analysis.history?.get().value ?? RenderSettings.defaultHistorySeconds
+            guard seconds.isFinite, (1...600).contains(seconds) else { throw ValidationError("--history must be 1…600 seconds") }
+            settings.historySeconds = seconds
         }
     }
 

@@ -48,6 +48,7 @@ struct AnalysisKeys: Equatable {
     var peakHold: ConfigValue<FiniteNumber>?
     var gain: ConfigValue<FiniteNumber>?
     var resolution: ConfigValue<SpectrogramResolution>?
+    var history: ConfigValue<FiniteNumber>?
 
     /// Sets `key` (one of `AnalysisOptions.keys`) from its text.
     mutating func set(_ key: String, _ text: String, path: String, line: Int) {
@@ -69,6 +70,7 @@ struct AnalysisKeys: Equatable {
         case "peak-hold": peakHold = value { try FiniteNumber(parsing: $0, key: key) }
         case "gain": gain = value { try FiniteNumber(parsing: $0, key: key) }
         case "resolution": resolution = value(SpectrogramResolution.init(parsing:))
+        case "history": history = value { try FiniteNumber(parsing: $0, key: key) }
         default: preconditionFailure("not an analysis key: \(key)")
         }
     }
@@ -90,6 +92,7 @@ struct AnalysisKeys: Equatable {
         case "peak-hold": return peakHold?.text
         case "gain": return gain?.text
         case "resolution": return resolution?.text
+        case "history": return history?.text
         default: return nil
         }
     }

@@ -24,7 +24,7 @@ struct LookOptions: ParsableArguments {
 
     @Option(
         help:
-            "Colour table: \(Palette.all.map(\.name).joined(separator: ", ")). Sets the spectrogram's heatmap in spectrogram mode, else the frequency gradient (defaults: heat, spectrum).",
+            "Colour table: \(Palette.all.map(\.name).joined(separator: ", ")). Sets the spectrogram's heatmap in spectrogram mode, else the frequency gradient (defaults: magma, spectrum; heat is the old rainbow heatmap).",
         completion: Completions.palettes, transform: Palette.option)
     var palette: Palette?
 

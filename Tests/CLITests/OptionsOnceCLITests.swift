@@ -73,6 +73,7 @@ final class OptionsOnceCLITests: XCTestCase {
             (["analyze", dir + "/a.wav", "--csv", "--resolution", "huge"], "--resolution 'huge'"),
             (["tempo", dir + "/a.wav", "--range", "100:150"], "--range"),
             (["tune", dir + "/a.wav", "--stretch", "lots"], "--stretch 'lots'"),
+            (["render", dir + "/a.wav", "--at", "0.1", "--size", "64x36", "--history", "0", "-o", dir + "/h.png"], "--history must be 1…600"),
         ] {
             let r = try CLI.run(args, stdinFile: nil)
             XCTAssertEqual(r.status, 64, r.stderr)
@@ -90,5 +91,10 @@ final class OptionsOnceCLITests: XCTestCase {
         let tonic = try CLI.run(still, stdinFile: nil, env: ["SPECVIZ_CONFIG": config])
         XCTAssertEqual(tonic.status, 64, tonic.stderr)
         XCTAssertTrue(tonic.stderr.contains("line 4") && tonic.stderr.contains("--tonic 'H'"), tonic.stderr)
+        // The spectrogram's span from the config file: a wrong one names its line.
+        try "{\n  \"history\": \"soon\"\n}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let history = try CLI.run(still, stdinFile: nil, env: ["SPECVIZ_CONFIG": config])
+        XCTAssertEqual(history.status, 64, history.stderr)
+        XCTAssertTrue(history.stderr.contains("line 2") && history.stderr.contains("--history"), history.stderr)
     }
 }

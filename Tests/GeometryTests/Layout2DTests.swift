@@ -20,8 +20,11 @@ final class Layout2DTests: XCTestCase {
         let title = "A rather long title for the video, longer than the header has room for at small sizes"
         for (w, h) in Layout2DTests.sizes {
             let layout = Layout(width: w, height: h)
-            let spectrum = pixelRect(layout.spectrum, layout), strip = pixelRect(layout.waveform, layout)
+            let strip = pixelRect(layout.waveform, layout)
             for mode in Modes2D.modes {
+                // A heatmap's plot leaves a column for its colour key.
+                let keyed = mode == .spectrogram ? layout.keyed(labelWidth: Labels.keyLabelWidth(state, layout: layout)) : layout
+                let spectrum = pixelRect(keyed.spectrum, layout)
                 let scene = Modes2D.scene(mode, state: state, layout: layout, title: title)
                 var boxes: [(String, Layout.Rect)] = []
                 for case .text(let run) in scene.items {
@@ -88,8 +91,8 @@ final class Layout2DTests: XCTestCase {
             let outer = radii.filter { $0 > radii.max()! * 0.8 }
             XCTAssertLessThan(outer.max()! - outer.min()!, 0.5, "\(w)x\(h)")
             let unit = CircularMode.geometry(layout: layout).unitPixels
-            XCTAssertEqual(radii.max()!, unit * (0.10 + 0.8 * 0.30), accuracy: 0.5)
-            XCTAssertEqual(radii.min()!, unit * 0.10, accuracy: 0.5)
+            XCTAssertEqual(radii.max()!, unit * (CircularMode.innerRadius + 0.8 * CircularMode.radiusRange), accuracy: 0.5)
+            XCTAssertEqual(radii.min()!, unit * CircularMode.innerRadius, accuracy: 0.5)
             // The largest ring fits in the frame and above the waveform strip.
             let top = layout.pixel(SIMD2(0, layout.spectrum.y1)).y, bottom = layout.pixel(SIMD2(0, layout.spectrum.y0)).y
             XCTAssertGreaterThanOrEqual(c.y - unit * 0.42, top - 0.5)

@@ -11,6 +11,9 @@ final class ModeDamageTests: XCTestCase {
     func frame(_ k: Int) -> SpectrumFrame {
         var f = SpectrumFrame()
         f.index = k / 3
+        // The hop's end in media time (a 2048-sample hop at 44.1 kHz): the full-resolution
+        // spectrogram's rows follow it.
+        f.time = Double(k / 3 + 1) * 2048 / 44100
         f.bands = (0..<LogBands.count).map { b in 0.5 + 0.4 * sinf(Float(b) * 0.1 + Float(k) * 0.7) }
         f.waveform = (0..<SpectrumAnalyzer.waveformLength).map { i in sinf(Float(i + k) * 0.05) }
         return f
@@ -20,6 +23,8 @@ final class ModeDamageTests: XCTestCase {
         let layout = Layout(width: 160, height: 90, labels: false)
         var full = ModeSettings()
         full.fullResolution = true
+        // A short span, so that every hop fills a row at this height.
+        full.historySeconds = 2
         // Every mode with a damage key, and again at full resolution where that is another builder.
         let cases = VisualizationMode.allCases.flatMap { mode -> [(VisualizationMode, ModeSettings)] in
             let plain = ModeSettings()

@@ -64,6 +64,8 @@ final class FrameReuseTests: XCTestCase {
         s.tempoOverlay = true
         s.tunerOverlay = true
         s.fullResolutionSpectrogram = fullResolution
+        // A short history: at this height about a row per hop, so hops move the kept rows.
+        s.historySeconds = 2.5
         return (s, fullResolution ? "full-resolution spectrogram" : "\(mode)")
     }
 

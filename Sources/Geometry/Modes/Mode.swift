@@ -86,6 +86,10 @@ public struct ModeSettings: Sendable {
     public var heatPalette: Palette = .heat
     /// The spectrogram's one row per hop and colour per pixel instead of its 128×128 grid.
     public var fullResolution = false
+    /// Seconds the full-resolution spectrogram shows, top to bottom, and the pixel rows of
+    /// its plot (0: the frame's height), so that a row stands for a set time at any size.
+    public var historySeconds = 10.0
+    public var plotRows = 0
     /// The tuner view's meter pair, preset name and reference pitch (Hz).
     public var meter: TunerMeter = .arc
     public var preset = "chromatic"

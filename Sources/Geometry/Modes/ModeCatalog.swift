@@ -17,11 +17,13 @@ public enum ModeCatalog {
         settings: ModeSettings, title: String?, into scene: inout Scene
     ) -> Int {
         let before = scene.items.count
-        builder.build(state, layout: layout, into: &scene)
-        let own = scene.items.count - before
         let traits = mode.traits
+        // A heatmap's colour key takes a column right of the plot.
+        let plot = traits.labels == .axes(.heatmap) ? layout.keyed(labelWidth: Labels.keyLabelWidth(state, layout: layout)) : layout
+        builder.build(state, layout: plot, into: &scene)
+        let own = scene.items.count - before
         if traits.waveformStrip { WaveformStrip().build(state, layout: layout, into: &scene) }
-        mode.unit.buildLabels(state, layout: layout, settings: settings, title: title, into: &scene)
+        mode.unit.buildLabels(state, layout: plot, settings: settings, title: title, into: &scene)
         if traits.overlays { OverlayView().build(state, layout: layout, into: &scene) }
         return own
     }

@@ -7,7 +7,8 @@ import Glibc
 
 /// Circular (seed 000 Part 2, "Circular Mode"): 128 bars radiating from the centre of the
 /// spectrum area, band i at angle 2π·(i + ½)/128 measured clockwise from the top, from
-/// the fixed inner radius 0.10 out to 0.10 + 0.30·v, with a thin white arc at the peak.
+/// the fixed inner radius 0.20 out to 0.20 + 0.20·v, with a thin white arc at the peak (the
+/// seed's 0.10 + 0.30·v left the ring a small knot at music's usual levels: issue 39).
 ///
 /// Radii are in ring units: one unit is `unitPixels` pixels, chosen so the largest ring
 /// (plus its frequency labels) fits the spectrum area. Offsets are computed in pixels and
@@ -17,8 +18,8 @@ import Glibc
 /// Each bar is a wedge 80% of its angular slot wide (inner corners at 35% brightness);
 /// a dim base ring marks the inner radius. 128 × 18 vertices.
 public struct CircularMode: ModeBuilder {
-    public static let innerRadius: Float = 0.10
-    public static let radiusRange: Float = 0.30
+    public static let innerRadius: Float = 0.20
+    public static let radiusRange: Float = 0.20
     /// Radius (ring units) at which the frequency labels sit.
     public static let labelRadius: Float = 0.45
     public static let baseBrightness: Float = 0.35
@@ -37,25 +38,18 @@ public struct CircularMode: ModeBuilder {
 
     public static func geometry(layout: Layout) -> Geometry {
         // Centred on the frame horizontally (the spectrum area's margins are not symmetric).
+        // The ring has no dB scale on the left and its labels are radial, so it may use the
+        // frame's width (small symmetric margins) and the frequency-label band beneath the
+        // spectrum area, down to the waveform label (issue 39: it fills most of the short side).
         let r = layout.spectrum
         let w = Float(layout.width), h = Float(layout.height)
-        var halfW = min(-r.x0, r.x1) * w * 0.5, halfH = r.height * h * 0.25
-        var centerY = r.center.y
-        // Portrait and square frames: the ring is as wide as the frame allows. It has no dB
-        // scale on the left and its labels are radial, so it may use the frame's width (small
-        // symmetric margins) and the frequency-label band beneath the spectrum area, down to
-        // the waveform label. Blended in from aspect 1.5 to 1.0, so 16:9 is unchanged.
-        let k = min(max((1.5 - w / max(h, 1)) / 0.5, 0), 1)
-        if k > 0 {
-            let side = layout.labels ? layout.fontSize * 0.6 : 0.02 * w
-            let top = (1 - r.y1) * 0.5 * h
-            let bottomSpec = (1 - r.y0) * 0.5 * h
-            let bottomFree = layout.labels ? layout.waveformLabelOrigin.y - layout.fontSize * 1.2 : bottomSpec
-            let bottom = bottomSpec + (max(bottomFree, bottomSpec) - bottomSpec) * k
-            halfW += (w * 0.5 - side - halfW) * k
-            halfH = (bottom - top) * 0.5
-            centerY = 1 - (top + bottom) / h
-        }
+        let side = layout.labels ? layout.fontSize * 0.6 : 0.02 * w
+        let top = (1 - r.y1) * 0.5 * h
+        let bottomSpec = (1 - r.y0) * 0.5 * h
+        let bottomFree = layout.labels ? layout.waveformLabelOrigin.y - layout.fontSize * 1.2 : bottomSpec
+        let bottom = max(bottomFree, bottomSpec)
+        let halfW = w * 0.5 - side, halfH = (bottom - top) * 0.5
+        let centerY = 1 - (top + bottom) / h
         let room = min(halfW, halfH)
         let unit = layout.labels ? (room - layout.fontSize * 1.1) / labelRadius : room / 0.42
         return Geometry(center: SIMD2(0, centerY), unitPixels: max(unit, 1))

@@ -28,9 +28,11 @@ public struct ScopeMode: ModeBuilder {
     public init() {}
 
     /// Where the scope is drawn (clip space): from the top of the spectrum area to the
-    /// bottom of the waveform strip.
+    /// bottom of the waveform strip, or to the spectrum area's bottom when a logo keeps the
+    /// strip's end.
     public static func area(_ layout: Layout) -> Layout.Rect {
-        Layout.Rect(x0: layout.spectrum.x0, y0: layout.waveform.y0, x1: layout.spectrum.x1, y1: layout.spectrum.y1)
+        let bottom = layout.logoBox != nil && !layout.reserve.logoInHeader ? layout.spectrum.y0 : layout.waveform.y0
+        return Layout.Rect(x0: layout.spectrum.x0, y0: bottom, x1: layout.spectrum.x1, y1: layout.spectrum.y1)
     }
 
     /// Clip-space y of sample value `v`.

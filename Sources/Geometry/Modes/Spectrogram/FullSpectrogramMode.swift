@@ -2,8 +2,9 @@ import Analysis
 import SpecvizCore
 
 /// The full-resolution spectrogram (`--resolution full`, issue 16), like ffmpeg's
-/// showspectrum: one row per analysis hop, scrolling up (the newest hop at the top, one
-/// pixel row each), and colour per output pixel across: each row is drawn as quads
+/// showspectrum: one row per pixel row of the plot, each a set time of sound
+/// (`SpectrogramState.rowSeconds`, `--history` over the rows), newest at the top, and colour
+/// per output pixel across: each row is drawn as quads
 /// between neighbouring band centres (or per pixel column when there are more bands than
 /// pixels) whose ends carry the palette colour of those bands, so the colour runs smoothly
 /// across the frequency axis in any scale. Values are the analysis' own (unsmoothed)
@@ -15,27 +16,36 @@ public struct FullSpectrogramMode: ModeBuilder {
 
     public init(palette: Palette = .heat) { self.palette = palette }
 
+    /// How the rows lie in the plot: the top pixel row (whole pixels from the frame's top),
+    /// the pixels a row takes (1 when the history has a row per pixel row or more, else the
+    /// plot's height over its rows) and how many rows fit.
+    public static func rows(layout: Layout, history: History) -> (top: Float, rowPixels: Float, shown: Int) {
+        let r = layout.spectrum
+        let pixelRows = max(1, Int((r.height / layout.clipPerPixel.y).rounded()))
+        let top = ((1 - r.y1) / layout.clipPerPixel.y).rounded()
+        if history.rows >= pixelRows { return (top, 1, pixelRows) }
+        return (top, Float(pixelRows) / Float(history.rows), history.rows)
+    }
+
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let r = layout.spectrum
         guard let history = state.hopHistory, history.filled > 0 else { return }
-        let pixelRows = max(1, Int((r.height / layout.clipPerPixel.y).rounded()))
         let pixelCols = max(1, Int((r.width / layout.clipPerPixel.x).rounded()))
-        let rows = min(pixelRows, history.rows)
+        let (topRow, rowPixels, rows) = FullSpectrogramMode.rows(layout: layout, history: history)
         let n = history.bands
-        // Rows on whole pixel rows (so that last frame's rows are this frame's, moved by
-        // exactly one row per hop).
+        // Rows on whole pixel rows when a row is a pixel tall (so that last frame's rows are
+        // this frame's, moved by exactly one row per row pushed).
         let pixel = layout.clipPerPixel.y
-        let topRow = ((1 - r.y1) / pixel).rounded()
         let columns = min(n, pixelCols)
         scene.vertices2D.reserveCapacity(scene.vertices2D.count + 6 * columns * min(rows, history.filled))
         for k in 0..<min(rows, history.filled) {
-            // k = 0 is the newest hop, drawn in the top pixel row. One draw per row: when a
-            // hop comes, the rasteriser finds last frame's rows one row lower and moves its
-            // picture of them instead of drawing them again (`FrameMemory`).
+            // k = 0 is the newest row, drawn at the top. One draw per row: when a row comes,
+            // the rasteriser finds last frame's rows one row lower and moves its picture of
+            // them instead of drawing them again (`FrameMemory`).
             scene.begin2D()
             defer { scene.end2D() }
             let row = history.rows - 1 - k
-            let y1 = 1 - (topRow + Float(k)) * pixel, y0 = 1 - (topRow + Float(k + 1)) * pixel
+            let y1 = 1 - (topRow + Float(k) * rowPixels) * pixel, y0 = 1 - (topRow + Float(k + 1) * rowPixels) * pixel
             if columns == n {
                 // Band centres at (i + ½)/n across; the ends hold the first/last band's colour.
                 var x0 = r.x0

@@ -10,10 +10,15 @@ public struct Spectrogram: Mode {
     public func makeBuilder(_ settings: ModeSettings) -> any ModeBuilder {
         settings.fullResolution ? FullSpectrogramMode(palette: settings.heatPalette) : SpectrogramMode(palette: settings.heatPalette)
     }
-    /// At full resolution, one history row per pixel row of the frame (at least 16).
+    /// At full resolution, one history row per pixel row of the plot (at least 16), each
+    /// standing for `historySeconds` over the rows.
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? {
         var state = SpectrogramState()
-        if settings.fullResolution { state.hops = History(rows: max(height, 16), bands: LogBands.count) }
+        if settings.fullResolution {
+            let rows = max(settings.plotRows > 0 ? settings.plotRows : height, 16)
+            state.hops = History(rows: rows, bands: LogBands.count)
+            state.rowSeconds = settings.historySeconds > 0 ? settings.historySeconds / Double(rows) : 0
+        }
         return state
     }
     /// Its picture is its state's alone: it changes with the state's revision.
