@@ -107,7 +107,7 @@ extension SpectrumAnalyzer {
 
     /// Band power (dBFS) of every band, before tilt and gain, into `frame.bandDB`: the
     /// weighted sum of its bins over ENBW, or the interpolated level at the centre of a
-    /// narrow band when louder (the dB of the bins it interpolates in `lowDB`); the bass path's
+    /// narrow band when louder and tonal (`tonalDB`; the dB of the bins it reads in `lowDB`); the bass path's
     /// bands from `bassLevels`.
     func bandPowers(into frame: inout SpectrumFrame) {
         bin.withUnsafeBufferPointer { p in
@@ -115,7 +115,7 @@ extension SpectrumAnalyzer {
                 for k in 0..<d.count { d[k] = fastDecibels(p[k]) }
             }
         }
-        let inv = 1 / enbw
+        let inv = 1 / enbw, reach = tonalReach
         let weighted = config.weighting != .none
         bin.withUnsafeBufferPointer { p in
             lowDB.withUnsafeBufferPointer { lowDB in
@@ -141,7 +141,7 @@ extension SpectrumAnalyzer {
                                 let x = b.centreBin
                                 if x >= 0 {
                                     // Parabola in dB through the three bins around the centre.
-                                    let interp = interpolatedDB(lowDB, at: x) + b.weightDB
+                                    let interp = tonalDB(lowDB, at: x, reach: reach) + b.weightDB
                                     if interp > value { value = interp }
                                 }
                                 out[i] = value
@@ -162,7 +162,7 @@ extension SpectrumAnalyzer {
                 plan.withUnsafeBufferPointer { plan in
                     bassLevels.withUnsafeMutableBufferPointer { out in
                         for i in 0..<plan.count where plan[i].bass {
-                            out[i] = plan[i].level(p, db, inv)
+                            out[i] = plan[i].level(p, db, inv, reach: BassSpectrum.tonalReach)
                         }
                     }
                 }
