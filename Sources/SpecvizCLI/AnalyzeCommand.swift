@@ -115,7 +115,7 @@ struct AnalyzeCommand: ParsableCommand {
             try feed.advance(to: t)
             if feed.exhausted && feed.samplesRead == 0 { throw RenderError.noAudio(source: input) }
             if total == nil && feed.exhausted && t >= feed.timeRead - 1e-9 { break }
-            state.step(toward: feed.latest)
+            state.step(toward: feed.current, hop: feed.latest)
             if let json {
                 if k > 0 { json.newline() }
                 try Self.writeFrame(to: json, time: t, state: state, frame: feed.latest, meter: meter)

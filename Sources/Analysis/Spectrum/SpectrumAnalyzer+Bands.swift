@@ -4,8 +4,9 @@ import Glibc
 
 /// The two band-level measures and the auto tilt (see `SpectrumAnalyzer`).
 extension SpectrumAnalyzer {
-    /// The seed's measure: mean dB of the bins, seed tilt, auto-level on the loudest bin.
-    func seedBands(into frame: inout SpectrumFrame) {
+    /// The seed's measure: mean dB of the bins, seed tilt, auto-level on the loudest bin
+    /// (or shown on `range`, the auto-level left alone).
+    func seedBands(into frame: inout SpectrumFrame, range: (top: Float, bottom: Float)? = nil) {
         let half = n / 2
         var peak: Float = -200
         bin.withUnsafeMutableBufferPointer { db in
@@ -16,7 +17,9 @@ extension SpectrumAnalyzer {
             }
         }
         let top: Float, bottom: Float
-        if let range = config.dbRange {
+        if let range {
+            (top, bottom) = range
+        } else if let range = config.dbRange {
             top = range.upperBound; bottom = range.lowerBound
         } else {
             autoLevel.update(loudest: peak, seconds: Float(hopSize) / Float(sampleRate))
@@ -54,13 +57,14 @@ extension SpectrumAnalyzer {
         }
     }
 
-    /// Band power in dBFS with interpolation for narrow bands, weighting, tilt, gain.
-    func powerBands(into frame: inout SpectrumFrame) {
-        refreshBass()
+    /// Band power in dBFS with interpolation for narrow bands, weighting, tilt, gain (or,
+    /// given a `range`, shown on it with the bass levels, tilt and auto-level left alone).
+    func powerBands(into frame: inout SpectrumFrame, range: (top: Float, bottom: Float)? = nil) {
+        if range == nil { refreshBass() }
         bandPowers(into: &frame)
         let gain = gainDB
         var loudest: Float = -200
-        if config.tilt == .auto { updateAutoTilt(frame.bandDB) }
+        if config.tilt == .auto && range == nil { updateAutoTilt(frame.bandDB) }
         frame.bandDB.withUnsafeMutableBufferPointer { out in
             tilt.withUnsafeBufferPointer { tl in
                 for i in 0..<layout.count where out[i] > -200 {
@@ -70,7 +74,9 @@ extension SpectrumAnalyzer {
             }
         }
         let top: Float, bottom: Float
-        if let range = config.dbRange {
+        if let range {
+            (top, bottom) = range
+        } else if let range = config.dbRange {
             top = range.upperBound; bottom = range.lowerBound
         } else {
             autoLevel.update(loudest: loudest, seconds: Float(hopSize) / Float(sampleRate))

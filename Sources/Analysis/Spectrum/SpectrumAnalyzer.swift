@@ -77,6 +77,8 @@ public final class SpectrumAnalyzer {
     var autoHop = 0
     var history: [Float]
     var windowed: [Float]
+    /// The samples `measure` reads (`fftSize`).
+    var moment: [Float]
     var re: [Float]
     var im: [Float]
     var bin: [Float]
@@ -147,6 +149,7 @@ public final class SpectrumAnalyzer {
         levelUnit = SpectrumAnalyzer.levelUnit(config.weighting, tilt: config.tilt)
         history = [Float](repeating: 0, count: max(n, 2048))
         windowed = [Float](repeating: 0, count: n)
+        moment = [Float](repeating: 0, count: n)
         re = [Float](repeating: 0, count: half + 1)
         im = [Float](repeating: 0, count: half + 1)
         bin = [Float](repeating: 0, count: half + 1)
@@ -183,9 +186,12 @@ public final class SpectrumAnalyzer {
         let len = history.count
         // A hop at least as long as the history is the history: read it in place.
         let inPlace = hopSize >= len
-        if !inPlace {
-            history.withUnsafeMutableBufferPointer { h in
-                let dst = h.baseAddress!
+        history.withUnsafeMutableBufferPointer { h in
+            let dst = h.baseAddress!
+            if inPlace {
+                // (Kept for `measure`, which reads the newest samples between hops.)
+                memcpy(dst, hop.baseAddress! + (hopSize - len), len * MemoryLayout<Float>.size)
+            } else {
                 memmove(dst, dst + hopSize, (len - hopSize) * MemoryLayout<Float>.size)
                 memcpy(dst + (len - hopSize), hop.baseAddress!, hopSize * MemoryLayout<Float>.size)
             }
@@ -237,12 +243,19 @@ public final class SpectrumAnalyzer {
     /// FFT → bin power in `bin` (the seed's or the band-power scale). Returns the loudest bin.
     private func powerSpectrum(_ hop: UnsafeBufferPointer<Float>, inPlace: Bool) -> Int {
         let len = history.count
+        return history.withUnsafeBufferPointer { stored in
+            powerSpectrum(of: inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored)
+        }
+    }
+
+    /// The last `n` samples of `h` × window → real FFT → bin power in `bin`. Returns the
+    /// loudest bin.
+    func powerSpectrum(of h: UnsafeBufferPointer<Float>) -> Int {
         let half = n / 2
         let seedLevels = config.tilt.usesSeedLevels
         var peakBin = 0
         var peakValue: Float = -1
-        history.withUnsafeBufferPointer { stored in
-            let h = inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored
+        do {
             windowed.withUnsafeMutableBufferPointer { w in
                 window.withUnsafeBufferPointer { win in
                     let src = UnsafeRawPointer(h.baseAddress! + (h.count - n)), wr = UnsafeRawPointer(win.baseAddress!)

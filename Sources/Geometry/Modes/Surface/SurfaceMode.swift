@@ -175,7 +175,8 @@ public struct SurfaceMode: ModeBuilder {
         var op = offset(seg, seg)
         var cp = color(j, 0, p.y) * boost
         for c in 0..<(bands - 1) {
-            let next = c + 2 < bands ? normal(q, point(j, c + 2)) : seg
+            let r = c + 2 < bands ? point(j, c + 2) : q
+            let next = c + 2 < bands ? normal(q, r) : seg
             let oq = offset(seg, next)
             let cq = color(j, c + 1, q.y) * boost
             // Quad p+lift, q+lift, q+top, p+top as two triangles, all facing up for the light.
@@ -185,8 +186,7 @@ public struct SurfaceMode: ModeBuilder {
             scene.vertices3D.append(Vertex3D(p + op * lift, up, cp))
             scene.vertices3D.append(Vertex3D(q + oq * top, up, cq))
             scene.vertices3D.append(Vertex3D(p + op * top, up, cp))
-            p = q; op = oq; cp = cq; seg = next
-            if c + 2 < bands { q = point(j, c + 2) }
+            p = q; op = oq; cp = cq; seg = next; q = r
         }
     }
 
