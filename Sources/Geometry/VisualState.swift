@@ -47,9 +47,11 @@ public struct VisualState: Sendable {
 
     public init() {}
 
-    /// Advances one video frame toward the latest analysis `target`. Does not allocate.
+    /// Advances one video frame toward the analysis `target` (the spectrum at the frame's
+    /// time); the mode's state reads `hop` (the latest hop's frame: the full-resolution
+    /// spectrogram takes a row per hop), or `target` when nil. Does not allocate.
     /// Allocates only when the band count changes (once per analysis layout).
-    public mutating func step(toward target: SpectrumFrame) {
+    public mutating func step(toward target: SpectrumFrame, hop: SpectrumFrame? = nil) {
         let n = target.bands.count
         if display.count != n {
             display = [Float](repeating: 0, count: n)
@@ -88,7 +90,7 @@ public struct VisualState: Sendable {
         if var own = modeState {
             // (Moved out while it steps, so that its storage stays unshared.)
             modeState = nil
-            own.step(self, toward: target)
+            own.step(self, toward: hop ?? target)
             modeState = own
         }
         frameIndex += 1

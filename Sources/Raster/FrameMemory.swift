@@ -6,10 +6,10 @@ import SpecvizCore
 ///
 /// A frame whose first `split` items are the same as the previous frame's, bit for bit,
 /// starts from that picture and draws only the rest: the same pixels as drawing it all,
-/// since every pixel depends only on the items drawn before it, in order. The 3D modes'
-/// history takes a new row every third video frame (`VisualState.scrollEvery`), so two
-/// frames in three share their whole 3D scene with the one before and draw only the
-/// waveform strip, the labels and the overlays.
+/// since every pixel depends only on the items drawn before it, in order. The
+/// spectrogram's history takes a new row every third video frame (`VisualState.scrollEvery`),
+/// so two frames in three share its whole grid with the one before and draw only the
+/// waveform strip, the labels and the overlays (the 3D waterfall moves on every frame).
 @usableFromInline
 struct FrameMemory {
     @usableFromInline init() {}

@@ -77,8 +77,8 @@ public final class FrameComposer {
     /// the frame's time). `beats` counts beats detected so far: a new beat starts the
     /// +0.15 flash for `settings.beatFlash` seconds (the frames that start within it) and
     /// lights the BPM overlay's dot, which fades over `beatFade`.
-    public func step(toward target: SpectrumFrame, time: Double, beats: Int = 0) {
-        state.step(toward: target)
+    public func step(toward target: SpectrumFrame, time: Double, beats: Int = 0, hop: SpectrumFrame? = nil) {
+        state.step(toward: target, hop: hop)
         state.time = time
         if beats > lastBeatCount {
             flashUntil = time + settings.beatFlash
@@ -98,8 +98,8 @@ public final class FrameComposer {
     }
 
     /// Advances the right channel's state one video frame (stereo renders).
-    public func stepRight(toward target: SpectrumFrame) {
-        stateRight?.step(toward: target)
+    public func stepRight(toward target: SpectrumFrame, hop: SpectrumFrame? = nil) {
+        stateRight?.step(toward: target, hop: hop)
         stateRight?.time = state.time
     }
 

@@ -63,6 +63,9 @@ public final class LiveLoop {
             sampleRate: pump.fifo.sampleRate, pitch: true, tempo: true, scope: true,
             preset: s.preset, reference: s.reference, system: s.tuningSystem)
         pipeline = Pipeline(source: pump.fifo, settings: s, glyphs: glyphs, trackers: trackers)
+        // Real time: the spectrum's window ends at the frame's time (nothing before it is heard).
+        pipeline.feed.centred = false
+        pipeline.feedRight?.centred = false
         picture = PixelBuffer(width: s.width, height: s.height)
     }
 

@@ -36,12 +36,13 @@ public final class Pipeline {
     }
 
     /// Steps through the video frame at media time `time` (lasting `dt` seconds): analysis
-    /// up to `time`, the overlays and beats of that frame, one visual-state step.
+    /// up to `time`, the overlays and beats of that frame, one visual-state step toward the
+    /// spectrum of that time (`AnalysisFeed.current`; the histories take the hops).
     public func step(time: Double, dt: Double) throws {
         try feed.advance(to: time)
         if let feedRight {
             try feedRight.advance(to: time)
-            composer.stepRight(toward: feedRight.latest)
+            composer.stepRight(toward: feedRight.current, hop: feedRight.latest)
         }
         if let stereoHistory { composer.feedMode(.stereo(stereoHistory, samples: Int(Double(feed.source.sampleRate) * dt))) }
         let settings = composer.settings
@@ -49,7 +50,7 @@ public final class Pipeline {
             trackers?.apply(
                 to: composer, dt: dt, time: time,
                 tunerOverlay: settings.tunerOverlay, tempoOverlay: settings.tempoOverlay) ?? 0
-        composer.step(toward: feed.latest, time: time, beats: beats)
+        composer.step(toward: feed.current, time: time, beats: beats, hop: feed.latest)
     }
 
     /// New settings or a new size (live keys, a resized display): a new composer that keeps

@@ -56,7 +56,7 @@ struct AnalysisOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help:
-            "Spectral tilt: auto (adaptive, per track), seed (the original music-mode curve), off, or a slope in dB per octave around 1 kHz. Default auto for files, off for `live`.",
+            "Spectral tilt: auto (adaptive, per track), seed (the original music-mode curve), off, or a slope in dB per octave around 1 kHz. Default off (pink noise reads flat) for render, live and analyze; the level axis names any tilt.",
         transform: Tilt.option)
     var tilt: Tilt?
 

@@ -15,8 +15,8 @@ struct AnalyzeCommand: ParsableCommand {
         abstract: "Write the spectrum of an audio file per video frame as JSON or CSV (levels as drawn).",
         discussion: """
             Every analysis option of `render` applies (scale, bands, range, FFT size, window,
-            overlap, weighting, tilt, dB range, smoothing, peak hold, gain). Levels are in dB
-            as drawn: the smoothed display value mapped back through the frame's dB range
+            overlap, weighting, tilt, dB range, smoothing, peak hold, gain). Levels are band
+            power with no tilt unless --tilt asks (pink noise reads flat), in dB as drawn: the smoothed display value mapped back through the frame's dB range
             (clamped to it). rms_db and peak_db are the latest analysis hop's sample RMS and
             peak in dBFS (20·log10; a full-scale sine has rms_db −3.01); peak_hz is the
             loudest FFT bin, refined by a parabola.
@@ -115,7 +115,7 @@ struct AnalyzeCommand: ParsableCommand {
             try feed.advance(to: t)
             if feed.exhausted && feed.samplesRead == 0 { throw RenderError.noAudio(source: input) }
             if total == nil && feed.exhausted && t >= feed.timeRead - 1e-9 { break }
-            state.step(toward: feed.latest)
+            state.step(toward: feed.current, hop: feed.latest)
             if let json {
                 if k > 0 { json.newline() }
                 try Self.writeFrame(to: json, time: t, state: state, frame: feed.latest, meter: meter)

@@ -135,7 +135,9 @@ struct Config: Equatable {
                 c.fps = Int(v)
             case "tilt":
                 switch f.value {
-                case .bool(let b): c.tilt = b; if !b { c.analysis.set("tilt", "off", path: path, line: f.line) }
+                // An old config's true asked for the tilted look: the adaptive tilt (the default
+                // until issue 39); false, none.
+                case .bool(let b): c.tilt = b; c.analysis.set("tilt", b ? "auto" : "off", path: path, line: f.line)
                 case .string(let s): c.analysis.set("tilt", s, path: path, line: f.line)
                 case .number(let v): c.analysis.set("tilt", String(v), path: path, line: f.line)
                 default: throw fail("auto, seed, off, a number of dB per octave, or true/false")

@@ -43,7 +43,7 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         let config = try Config.load()
         var settings = try look.settings(config: config)
-        try analysis.apply(to: &settings, file: config, defaultTilt: .off) // mic mode: no tilt unless asked for
+        try analysis.apply(to: &settings, file: config) // the one default: no tilt unless asked for
         let capture = try ALSACapture(device: display.device, sampleRate: rate, channels: 1)
         let pump = LiveAudioPump(capturing: capture)
         try LiveRunner.run(

@@ -63,10 +63,10 @@ final class SurfaceModeTests: XCTestCase {
     func testVertexBudgetDrawsAndNormals() {
         let st = state { r, c in 0.4 + 0.3 * sinf(Float(c) * 0.2 + Float(r) * 0.3) }
         let plain = scene(st, 320, 180, ridgelines: false)
-        XCTAssertEqual(plain.vertices3D.count, 44_958, "59 × 127 quads × 6 (seed 000 Part 6)")
-        XCTAssertEqual(SurfaceMode.vertexCount(rows: 60, ridgelines: false), 44_958)
+        XCTAssertEqual(plain.vertices3D.count, 45_720, "60 × 127 quads × 6: the history's 59 and the live row's")
+        XCTAssertEqual(SurfaceMode.vertexCount(rows: 60, ridgelines: false), 45_720)
         let plus = scene(st, 320, 180, ridgelines: true)
-        XCTAssertEqual(plus.vertices3D.count, 44_958 + 60 * 127 * 6)
+        XCTAssertEqual(plus.vertices3D.count, 45_720 + 61 * 127 * 6)
         XCTAssertEqual(plus.items.count, 2, "mesh draw + ridgeline draw")
         for v in plain.vertices3D {
             XCTAssertEqual(length(v.normal), 1, accuracy: 1e-4)
@@ -77,14 +77,19 @@ final class SurfaceModeTests: XCTestCase {
         for t in stride(from: 0, to: plain.vertices3D.count, by: 3) {
             XCTAssertEqual(plain.vertices3D[t].normal, plain.vertices3D[t + 2].normal)
         }
-        // Ridgelines: normal (0,1,0), bottom 0.002 above the row's mesh point, 0.008 tall, colour ×1.3.
+        // Ridgelines: normal (0,1,0), near edge 0.002 from the row's line, 0.008 thick, both
+        // square to the line, colour ×1.3.
         let cam = SurfaceMode.camera(layout: Layout(width: 320, height: 180, labels: false)).camera
-        let ridges = plus.vertices3D[44_958...]
+        let ridges = plus.vertices3D[45_720...]
         let first = Array(ridges.prefix(6))
-        // Both draws go front (newest row) to back: ridge quad 0 is row 59, band 0; mesh vertex 1 is (59, 0).
+        // Both draws go front (newest row) to back: ridge quad 0 is the front row, band 0;
+        // mesh vertex 1 is (front, 0). A state built from rows alone shows its newest row in front.
         let y0 = st.surface.value(row: 59, band: 0) * cam.yScale
-        XCTAssertEqual(first[0].position.y, y0 + 0.002, accuracy: 1e-5)
-        XCTAssertEqual(first[5].position.y, y0 + 0.010, accuracy: 1e-5)
+        let p0 = SIMD3<Float>(-1, y0, 1), p1 = SIMD3<Float>(-1 + 2 / 127, st.surface.value(row: 59, band: 1) * cam.yScale, 1)
+        XCTAssertEqual(length(first[0].position - p0), 0.002, accuracy: 1e-5)
+        XCTAssertEqual(length(first[5].position - p0), 0.010, accuracy: 1e-5)
+        XCTAssertEqual(dot(first[5].position - p0, normalize(p1 - p0)), 0, accuracy: 1e-5, "square to the line")
+        XCTAssertGreaterThan(first[5].position.y, y0)
         XCTAssertEqual(first[0].position.z, 1)
         XCTAssert(ridges.allSatisfy { $0.normal == SIMD3(0, 1, 0) })
         XCTAssertEqual(plain.vertices3D[1].position, SIMD3(-1, y0, 1))
@@ -154,7 +159,7 @@ final class SurfaceModeTests: XCTestCase {
         let x440 = -1 + 2 * Float(LogBands.position(ofFrequency: 440))
         var rowsChecked = 0
         for r in 1..<60 {
-            let z = -1 + 2 * Float(r) / 59
+            let z = -1 + (Float(r) - st.surfaceMotion.phase) * 2 / 59
             let row = sc.vertices3D.filter { abs($0.position.z - z) < 1e-5 }
             let top = row.max { $0.position.y < $1.position.y }!
             XCTAssertEqual(top.position.x, x440, accuracy: 1.5 * 2 / 127, "row \(r)")

@@ -78,11 +78,12 @@ final class BarsRenderTests: XCTestCase {
         for k in 0..<120 {
             try job.advance(toFrame: k)
             values.append(job.composer.state.display[band])
-            // The first frame whose analysis is silent (the first all-silent hop ends at 1.068 s).
-            if stopFrame == nil && k > 30 && job.feed.latest.bands[band] == 0 { stopFrame = k }
+            // The first frame whose spectrum is silent (its window, centred on the frame's
+            // time, leaves the tone half a window after it stops: 1.023 s).
+            if stopFrame == nil && k > 30 && job.feed.current.bands[band] == 0 { stopFrame = k }
         }
         let stop = try XCTUnwrap(stopFrame)
-        XCTAssertEqual(Double(stop) / 60, Double(23 * 2048) / 44100, accuracy: 1.0 / 60 + 1e-9)
+        XCTAssertEqual(Double(stop) / 60, 1 + 1024.0 / 44100, accuracy: 1.0 / 60 + 1e-9)
         let before = values[stop - 1]
         XCTAssertGreaterThan(before, 0.5)
         let after18 = values[stop - 1 + 18]

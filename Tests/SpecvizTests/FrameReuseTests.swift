@@ -10,8 +10,8 @@ import XCTest
 /// A frame that begins with the same items as the one before starts from its kept picture
 /// (`Rasterizer.reusesUnchangedPrefix`, on for every render and the live view): the pixels
 /// must be those of drawing the whole scene, frame after frame, through history scrolls,
-/// beat flashes and overlays, and the 3D modes must actually be spared their 3D draws on
-/// the frames between two history rows.
+/// beat flashes and overlays, and the spectrogram must actually be spared its draws on
+/// the frames between two history rows (the 3D waterfall moves on every frame).
 final class FrameReuseTests: XCTestCase {
     /// The scene drawn whole by a rasteriser that keeps nothing.
     func whole(_ scene: Scene, glyphs: GlyphProvider? = nil) throws -> [UInt32] {
@@ -92,8 +92,9 @@ final class FrameReuseTests: XCTestCase {
             }
             XCTAssertGreaterThan(Set(picture.pixels).count, 8, "\(name): the frame shows something")
             switch mode {
-            case .surface, .surfacePlus, .spectrogram:
+            case .spectrogram:
                 // A new history row every 3rd frame; flashes and other changes cost a few more.
+                // (The 3D waterfall moves on every frame, issue 39: nothing of it is kept.)
                 XCTAssertGreaterThanOrEqual(reused, frames / 2, "\(name): \(reused) of \(frames) frames reused")
                 // The mode's damage says its picture did not change: it is not compared.
                 XCTAssertGreaterThanOrEqual(spared, frames / 3, "\(name): \(spared) of \(frames) frames spared the comparison")
@@ -147,7 +148,7 @@ final class FrameReuseTests: XCTestCase {
             }
             XCTAssertGreaterThan(changedRows, 0, "\(name): the frames change")
             switch mode {
-            case .surface, .surfacePlus, .spectrogram, .tuner:
+            case .spectrogram, .tuner:
                 XCTAssertLessThan(reportedRows, frames * s.height / 2, "\(name): \(reportedRows) rows reported over \(frames) frames")
             default:
                 break
@@ -159,10 +160,10 @@ final class FrameReuseTests: XCTestCase {
     /// pictures drawn only there: rebuilt band by band from them, as the encoder rebuilds
     /// its frames, every frame must be the one a sink of whole pictures is handed, and some
     /// pictures must really hold older bands (else the test proves nothing).
-    /// The modes that leave bands undrawn: a kept 3D picture, scrolling rows, the tuner.
+    /// The modes that leave bands undrawn: scrolling rows, the tuner.
     func testASinkOfChangedBandsRebuildsEveryFrame() throws {
         let signal = clicksOverChord
-        let modes: [(VisualizationMode, Bool)] = [(.surfacePlus, false), (.spectrogram, false), (.spectrogram, true), (.tuner, false)]
+        let modes: [(VisualizationMode, Bool)] = [(.spectrogram, false), (.spectrogram, true), (.tuner, false)]
         for (mode, fullResolution) in modes {
             // 203 px: the rasteriser's bands are 128 rows, four of the sink's 32.
             let (s, name) = overlaid(mode, fullResolution: fullResolution, width: 203, height: 300)
@@ -182,10 +183,10 @@ final class FrameReuseTests: XCTestCase {
         }
     }
 
-    /// since: a mark left in the top band (the mesh's) survives the frames between two
-    /// history rows, and the frames that take a row draw over it.
+    /// since: a mark left in the top band (the spectrogram's grid) survives the frames
+    /// between two history rows, and the frames that take a row draw over it.
     func testUnchangedBandsOfAHeldPictureAreLeftAlone() throws {
-        let (job, s) = surfacePlusOverATone(width: 203, height: 300, threads: 2)
+        let (job, s) = overATone(.spectrogram, width: 203, height: 300, threads: 2)
         var picture = PixelBuffer(width: s.width, height: s.height)
         var held: Rasterizer.FrameStamp? = nil
         let mark: UInt32 = 0xFF12_3456
@@ -205,20 +206,21 @@ final class FrameReuseTests: XCTestCase {
             assertSame(picture.pixels, expected, "frame \(k)")
             picture.pixels[0] = mark
         }
-        XCTAssertGreaterThanOrEqual(kept, 10, "frames that left the top band alone")
+        XCTAssertGreaterThanOrEqual(kept, 8, "frames that left the top band alone")
         XCTAssertGreaterThanOrEqual(redrawn, 5, "frames that took a history row")
     }
 
-    /// A surface+ render of 2 s of a harmonic tone at 220 Hz.
-    func surfacePlusOverATone(width: Int, height: Int, threads: Int) -> (RenderJob, RenderSettings) {
+    /// A render of 2 s of a harmonic tone at 220 Hz.
+    func overATone(_ mode: VisualizationMode, width: Int, height: Int, threads: Int) -> (RenderJob, RenderSettings) {
         let tone = ToneGenerators.harmonic(f0: 220, amplitudes: [1, 0.6, 0.4], sampleRate: rate, duration: 2)
-        let s = settings(.surfacePlus, width: width, height: height, threads: threads)
+        let s = settings(mode, width: width, height: height, threads: threads)
         return (RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil), s)
     }
 
-    /// The 3D draws are reused on the frames between two history rows, and only there.
-    func testSurfaceReusesItsMeshBetweenHistoryRows() throws {
-        let (job, s) = surfacePlusOverATone(width: 160, height: 90, threads: 1)
+    /// The 3D waterfall moves on every frame (issue 39): its draws are never taken from the
+    /// frame before, and every frame is the scene drawn whole.
+    func testSurfaceDrawsItsMovingMeshEveryFrame() throws {
+        let (job, s) = overATone(.surfacePlus, width: 160, height: 90, threads: 1)
         var picture = PixelBuffer(width: s.width, height: s.height)
         var pattern: [Bool] = []
         for k in 60..<72 {
@@ -227,8 +229,7 @@ final class FrameReuseTests: XCTestCase {
             pattern.append(job.composer.lastReusedItems >= 2) // the mesh and the ridgelines
             assertSame(picture.pixels, try whole(job.composer.scene), "frame \(k)")
         }
-        // Frames 60, 63, … push a row (frameIndex % 3 == 0 before the step): drawn whole.
-        XCTAssertEqual(pattern, (60..<72).map { $0 % 3 != 0 }, "reused frames")
+        XCTAssertEqual(pattern, [Bool](repeating: false, count: 12), "reused frames")
     }
 
     /// A kept picture is not used with another background, size or clear colour.

@@ -1,7 +1,7 @@
 /// Every choice of the spectrum analysis (`--scale`, `--bands`, `--freq-range`,
 /// `--fft-size`, `--window`, `--overlap`/`--hop`, `--weighting`, `--tilt`, `--db-range`,
 /// `--gain`). The defaults are the seed's analysis (Hann, 2048, hop 2048, 128 log bands
-/// 20 Hz–20 kHz, auto-level) with the tilt chosen in `AnalysisConfig.defaultTilt`.
+/// 20 Hz–20 kHz, auto-level) with no tilt (`AnalysisConfig.defaultTilt`).
 public struct AnalysisConfig: Sendable, Equatable {
     public var scale: FrequencyScale = .log
     /// Band count of the continuous scales (16…1024).
@@ -20,9 +20,11 @@ public struct AnalysisConfig: Sendable, Equatable {
     /// Static gain added to every band (dB).
     public var gainDB: Float = 0
 
-    /// The default tilt for music files (see `Tilt`; chosen by looking at renders of
-    /// several kinds of music, notes/issue-16.md).
-    public static let defaultTilt: Tilt = .auto
+    /// The one default of render, live and analyze: no tilt, so the bands read band power
+    /// in dBFS and pink noise (equal power per octave) reads flat on the log bands, as it
+    /// sounds (issue 39; docs/ANALYSIS.md). `auto`, `seed` and slopes stay a choice, and
+    /// the level axis names them.
+    public static let defaultTilt: Tilt = .off
 
     public init() {}
 

@@ -31,10 +31,10 @@ extension BandPlan {
         return BandPlan(first: Int32(first), count: Int32(count), wFirst: w0, wLast: w1, centreBin: cb, weightDB: 0, bass: false)
     }
 
-    /// Band power (dB) from bin powers `p` and their dB `db` (for the interpolation),
-    /// `inv` = 1/ENBW, plus the centre weighting.
+    /// Band power (dB) from bin powers `p` and their dB `db` (for the interpolation of a
+    /// tonal peak, `tonalDB` with `reach`), `inv` = 1/ENBW, plus the centre weighting.
     @inline(__always)
-    func level(_ p: UnsafeBufferPointer<Float>, _ db: UnsafeBufferPointer<Float>, _ inv: Float) -> Float {
+    func level(_ p: UnsafeBufferPointer<Float>, _ db: UnsafeBufferPointer<Float>, _ inv: Float, reach: Int) -> Float {
         let f = Int(first), c = Int(count)
         if c == 0 { return -200 }
         var acc = p[f] * wFirst
@@ -44,7 +44,7 @@ extension BandPlan {
         }
         var value = fastDecibels(acc * inv)
         if centreBin >= 0 {
-            let interp = interpolatedDB(db, at: centreBin)
+            let interp = tonalDB(db, at: centreBin, reach: reach)
             if interp > value { value = interp }
         }
         return value + weightDB
@@ -66,4 +66,25 @@ func interpolatedDB(_ db: UnsafeBufferPointer<Float>, at x: Float) -> Float {
     }
     let t = x - Float(k)
     return m + 0.5 * t * (r - l) + 0.5 * t * t * curve
+}
+
+/// Least dB by which a tonal peak's bin stands above the bins `reach` away on either side.
+let tonalProminence: Float = 10
+
+/// `interpolatedDB` where the spectrum at `x` is a tonal peak, else −200: the louder of
+/// the two bins around x is a local maximum standing `tonalProminence` dB above the bins
+/// `reach` away (just outside the window's main lobe) on both sides. A sine passes (a Hann
+/// main lobe falls 14 dB or more from its peak bin 2 bins away), noise seldom does
+/// (about 1.5 % of hops), so a band narrower than the resolution reads a sine's level
+/// but noise's band power: pink noise reads flat instead of rising by the resolution
+/// bandwidth over the band's width (issue 39).
+@inline(__always)
+func tonalDB(_ db: UnsafeBufferPointer<Float>, at x: Float, reach: Int) -> Float {
+    let k0 = min(Int(x), db.count - 2)
+    let k = min(max(db[k0 + 1] > db[k0] ? k0 + 1 : k0, 1), db.count - 2)
+    let m = db[k]
+    guard m >= db[k - 1] && m >= db[k + 1] else { return -200 }
+    let floor = max(k >= reach ? db[k - reach] : -200, k + reach < db.count ? db[k + reach] : -200)
+    guard m - floor >= tonalProminence else { return -200 }
+    return interpolatedDB(db, at: x)
 }

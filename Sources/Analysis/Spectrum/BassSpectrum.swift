@@ -20,6 +20,8 @@ final class BassSpectrum {
     let binHz: Double
     /// ENBW of the window in bins.
     let enbw: Float
+    /// Its Hann window's `SpectrumAnalyzer.tonalReach`.
+    static let tonalReach = 2
     /// Power per bin, 0 … size/2, after `analyse`.
     private(set) var power: [Float]
 

@@ -58,11 +58,24 @@ struct BinRanges {
 
 extension SpectrumAnalyzer {
     /// The unit of the band levels for a weighting and measure.
-    static func levelUnit(_ weighting: Weighting, seedLevels: Bool) -> String {
+    /// The level axis' unit, naming what was added to the band power: the weighting
+    /// ("dB(A)") and any tilt ("dBFS, +3 dB/oct", "dBFS, auto tilt", "dB, seed tilt").
+    static func levelUnit(_ weighting: Weighting, tilt: Tilt) -> String {
+        let unit: String
         switch weighting {
-        case .none: return seedLevels ? "dB" : "dBFS"
-        case .itu468: return "dB(468)"
-        default: return "dB(\(weighting.rawValue))"
+        case .none: unit = tilt.usesSeedLevels ? "dB" : "dBFS"
+        case .itu468: unit = "dB(468)"
+        default: unit = "dB(\(weighting.rawValue))"
+        }
+        switch tilt {
+        case .seedUntilted: return unit
+        case .seed: return unit + ", seed tilt"
+        case .auto: return unit + ", auto tilt"
+        case .slope(let s):
+            guard s != 0 else { return unit }
+            let tenths = (s * 10).rounded() / 10
+            let text = tenths == tenths.rounded() ? String(Int(tenths)) : "\(tenths)"
+            return unit + ", \(s > 0 ? "+" : "")\(text) dB/oct"
         }
     }
 }

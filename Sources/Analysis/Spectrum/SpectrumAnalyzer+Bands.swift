@@ -4,8 +4,9 @@ import Glibc
 
 /// The two band-level measures and the auto tilt (see `SpectrumAnalyzer`).
 extension SpectrumAnalyzer {
-    /// The seed's measure: mean dB of the bins, seed tilt, auto-level on the loudest bin.
-    func seedBands(into frame: inout SpectrumFrame) {
+    /// The seed's measure: mean dB of the bins, seed tilt, auto-level on the loudest bin
+    /// (or shown on `range`, the auto-level left alone).
+    func seedBands(into frame: inout SpectrumFrame, range: (top: Float, bottom: Float)? = nil) {
         let half = n / 2
         var peak: Float = -200
         bin.withUnsafeMutableBufferPointer { db in
@@ -16,7 +17,9 @@ extension SpectrumAnalyzer {
             }
         }
         let top: Float, bottom: Float
-        if let range = config.dbRange {
+        if let range {
+            (top, bottom) = range
+        } else if let range = config.dbRange {
             top = range.upperBound; bottom = range.lowerBound
         } else {
             autoLevel.update(loudest: peak, seconds: Float(hopSize) / Float(sampleRate))
@@ -54,13 +57,14 @@ extension SpectrumAnalyzer {
         }
     }
 
-    /// Band power in dBFS with interpolation for narrow bands, weighting, tilt, gain.
-    func powerBands(into frame: inout SpectrumFrame) {
-        refreshBass()
+    /// Band power in dBFS with interpolation for narrow bands, weighting, tilt, gain (or,
+    /// given a `range`, shown on it with the bass levels, tilt and auto-level left alone).
+    func powerBands(into frame: inout SpectrumFrame, range: (top: Float, bottom: Float)? = nil) {
+        if range == nil { refreshBass() }
         bandPowers(into: &frame)
         let gain = gainDB
         var loudest: Float = -200
-        if config.tilt == .auto { updateAutoTilt(frame.bandDB) }
+        if config.tilt == .auto && range == nil { updateAutoTilt(frame.bandDB) }
         frame.bandDB.withUnsafeMutableBufferPointer { out in
             tilt.withUnsafeBufferPointer { tl in
                 for i in 0..<layout.count where out[i] > -200 {
@@ -70,7 +74,9 @@ extension SpectrumAnalyzer {
             }
         }
         let top: Float, bottom: Float
-        if let range = config.dbRange {
+        if let range {
+            (top, bottom) = range
+        } else if let range = config.dbRange {
             top = range.upperBound; bottom = range.lowerBound
         } else {
             autoLevel.update(loudest: loudest, seconds: Float(hopSize) / Float(sampleRate))
@@ -107,7 +113,7 @@ extension SpectrumAnalyzer {
 
     /// Band power (dBFS) of every band, before tilt and gain, into `frame.bandDB`: the
     /// weighted sum of its bins over ENBW, or the interpolated level at the centre of a
-    /// narrow band when louder (the dB of the bins it interpolates in `lowDB`); the bass path's
+    /// narrow band when louder and tonal (`tonalDB`; the dB of the bins it reads in `lowDB`); the bass path's
     /// bands from `bassLevels`.
     func bandPowers(into frame: inout SpectrumFrame) {
         bin.withUnsafeBufferPointer { p in
@@ -115,7 +121,7 @@ extension SpectrumAnalyzer {
                 for k in 0..<d.count { d[k] = fastDecibels(p[k]) }
             }
         }
-        let inv = 1 / enbw
+        let inv = 1 / enbw, reach = tonalReach
         let weighted = config.weighting != .none
         bin.withUnsafeBufferPointer { p in
             lowDB.withUnsafeBufferPointer { lowDB in
@@ -141,7 +147,7 @@ extension SpectrumAnalyzer {
                                 let x = b.centreBin
                                 if x >= 0 {
                                     // Parabola in dB through the three bins around the centre.
-                                    let interp = interpolatedDB(lowDB, at: x) + b.weightDB
+                                    let interp = tonalDB(lowDB, at: x, reach: reach) + b.weightDB
                                     if interp > value { value = interp }
                                 }
                                 out[i] = value
@@ -162,7 +168,7 @@ extension SpectrumAnalyzer {
                 plan.withUnsafeBufferPointer { plan in
                     bassLevels.withUnsafeMutableBufferPointer { out in
                         for i in 0..<plan.count where plan[i].bass {
-                            out[i] = plan[i].level(p, db, inv)
+                            out[i] = plan[i].level(p, db, inv, reach: BassSpectrum.tonalReach)
                         }
                     }
                 }

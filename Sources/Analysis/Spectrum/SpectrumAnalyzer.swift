@@ -15,9 +15,10 @@ import Glibc
 ///   P_k = 4|X_k|²/(Σw)², band = Σ P_k·overlap_k / ENBW over the bins' extents
 ///   (k ± ½) that overlap the band, where ENBW = N·Σw²/(Σw)² bins. A band narrower than
 ///   three bins also reads the spectrum interpolated at its centre (parabola through the
-///   three nearest bins in dB) and shows the larger of the two, so a sine reads its level
-///   in every band it passes and a slow sweep moves smoothly through bands narrower than a
-///   bin (no stairs). Noise reads band power where bands are ≥ ENBW wide.
+///   three nearest bins in dB) where that is a tonal peak (`tonalDB`) and shows the larger
+///   of the two, so a sine reads its level in every band it passes and a slow sweep moves
+///   smoothly through bands narrower than a bin (no stairs), while noise reads band power
+///   (pink noise flat on the log bands).
 ///
 /// All buffers are allocated at construction; `process` allocates nothing once the
 /// frame has the layout's band count.
@@ -76,13 +77,18 @@ public final class SpectrumAnalyzer {
     var autoHop = 0
     var history: [Float]
     var windowed: [Float]
+    /// The samples `measure` reads (`fftSize`).
+    var moment: [Float]
     var re: [Float]
     var im: [Float]
     var bin: [Float]
     /// dB of the bins the narrow bands interpolate (0 … the highest one's k + 1).
     var lowDB: [Float]
+    /// Bins from a peak to where `tonalDB` checks that it stands out (the window's main lobe).
+    let tonalReach: Int
     var hopIndex = 0
-    let levelUnit: String
+    /// The level axis' unit (`SpectrumFrame.levelUnit`), naming the weighting and any tilt.
+    public let levelUnit: String
     var samplesSeen = 0
 
     /// The seed's analysis (music mode: seed tilt; mic mode: none).
@@ -140,17 +146,22 @@ public final class SpectrumAnalyzer {
         case .slope(let s): tilt = oct.map { Float(s * $0) }
         case .seedUntilted, .auto: tilt = [Float](repeating: 0, count: b)
         }
-        levelUnit = SpectrumAnalyzer.levelUnit(config.weighting, seedLevels: seedLevels)
+        levelUnit = SpectrumAnalyzer.levelUnit(config.weighting, tilt: config.tilt)
         history = [Float](repeating: 0, count: max(n, 2048))
         windowed = [Float](repeating: 0, count: n)
+        moment = [Float](repeating: 0, count: n)
         re = [Float](repeating: 0, count: half + 1)
         im = [Float](repeating: 0, count: half + 1)
         bin = [Float](repeating: 0, count: half + 1)
-        lowDB = [Float](repeating: -200, count: min(plan.map { $0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0, half + 1))
+        // Bins just outside the main lobe: about 4/3 of the ENBW (Hann 2, Blackman 3, flat top 6).
+        let reach = max(2, Int((Double(enbw) * 4 / 3 - 0.01).rounded(.up)))
+        tonalReach = reach
+        lowDB = [Float](
+            repeating: -200, count: min(plan.map { $0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 2 + reach }.max() ?? 0, half + 1))
         bassDB = [Float](
             repeating: -200,
             count: min(
-                plan.map { !$0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 3 }.max() ?? 0,
+                plan.map { !$0.bass || $0.centreBin < 0 ? 0 : Int($0.centreBin) + 2 + BassSpectrum.tonalReach }.max() ?? 0,
                 BassSpectrum.size / 2 + 1))
     }
 
@@ -175,9 +186,12 @@ public final class SpectrumAnalyzer {
         let len = history.count
         // A hop at least as long as the history is the history: read it in place.
         let inPlace = hopSize >= len
-        if !inPlace {
-            history.withUnsafeMutableBufferPointer { h in
-                let dst = h.baseAddress!
+        history.withUnsafeMutableBufferPointer { h in
+            let dst = h.baseAddress!
+            if inPlace {
+                // (Kept for `measure`, which reads the newest samples between hops.)
+                memcpy(dst, hop.baseAddress! + (hopSize - len), len * MemoryLayout<Float>.size)
+            } else {
                 memmove(dst, dst + hopSize, (len - hopSize) * MemoryLayout<Float>.size)
                 memcpy(dst + (len - hopSize), hop.baseAddress!, hopSize * MemoryLayout<Float>.size)
             }
@@ -229,12 +243,19 @@ public final class SpectrumAnalyzer {
     /// FFT → bin power in `bin` (the seed's or the band-power scale). Returns the loudest bin.
     private func powerSpectrum(_ hop: UnsafeBufferPointer<Float>, inPlace: Bool) -> Int {
         let len = history.count
+        return history.withUnsafeBufferPointer { stored in
+            powerSpectrum(of: inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored)
+        }
+    }
+
+    /// The last `n` samples of `h` × window → real FFT → bin power in `bin`. Returns the
+    /// loudest bin.
+    func powerSpectrum(of h: UnsafeBufferPointer<Float>) -> Int {
         let half = n / 2
         let seedLevels = config.tilt.usesSeedLevels
         var peakBin = 0
         var peakValue: Float = -1
-        history.withUnsafeBufferPointer { stored in
-            let h = inPlace ? UnsafeBufferPointer(rebasing: hop[(hopSize - len)...]) : stored
+        do {
             windowed.withUnsafeMutableBufferPointer { w in
                 window.withUnsafeBufferPointer { win in
                     let src = UnsafeRawPointer(h.baseAddress! + (h.count - n)), wr = UnsafeRawPointer(win.baseAddress!)

@@ -30,7 +30,7 @@ enum SpectrumBenchmark {
         largest.fftSize = 65536
         let cases: [(String, AnalysisConfig)] = [
             ("seed analysis (tilt seed)", .seed(musicMode: true)),
-            ("default analysis (tilt auto)", AnalysisConfig()),
+            ("default analysis (no tilt)", AnalysisConfig()),
             ("FFT 65536, hop 2048", largest),
         ]
         let fft = RealFFT(size: 2048)

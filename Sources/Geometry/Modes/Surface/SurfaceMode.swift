@@ -4,18 +4,20 @@ import SpecvizCore
 /// The 3D waterfall, modes surface and surface+ (seed 000 Part 6 "Surface Mesh Generation"
 /// and "Ridgeline Outlines"; SPEC §4).
 ///
-/// The 60-row surface history (row 0 oldest) becomes a grid in world space: band c at
-/// x = −1 + 2c/127 (log frequency 20 Hz…20 kHz), row r at z = −1 + 2r/59 (oldest at the
-/// back, newest at the front, z = +1), amplitude v at y = v·yScale (0.6 compact … 1.2 full,
-/// from the orbit camera). Each of the 59 × 127 cells is two triangles
-/// (r,c)→(r+1,c)→(r+1,c+1) and (r,c)→(r+1,c+1)→(r,c+1) with flat face normals
-/// normalize((B−A)×(C−A)): 44,958 vertices. Colours follow curve mode: the frequency
-/// gradient, dim at the floor (like the curve's fill) and full at the peaks, fading
-/// slightly with age so the distance reads as depth.
+/// The 60-row surface history (row 0 oldest) becomes a grid in world space (`SurfaceGrid`:
+/// the history scrolled back by the frame's share of a row, the live spectrum in front,
+/// so the waterfall moves on every video frame): band c at x = −1 + 2c/127 (log frequency
+/// 20 Hz…20 kHz), mesh row j at z from −1 (oldest, at the back) to +1 (the live row, at the
+/// front), amplitude v at y = v·yScale (0.6 compact … 1.2 full, from the orbit camera).
+/// Each of the 60 × 127 cells is two triangles (j,c)→(j+1,c)→(j+1,c+1) and
+/// (j,c)→(j+1,c+1)→(j,c+1) with flat face normals normalize((B−A)×(C−A)): 45,720 vertices.
+/// Colours follow curve mode: the frequency gradient, dim at the floor (like the curve's
+/// fill) and full at the peaks, fading slightly with depth so the distance reads as depth.
 ///
-/// surface+ adds, along every row's top edge, ridgeline quads 0.008 world units tall whose
-/// bottom sits 0.002 above the mesh, colour ×1.3, normal (0, 1, 0): 60 × 127 × 6 = 45,720
-/// more vertices.
+/// surface+ adds, along every mesh row's line, a ridgeline ribbon 0.008 world units thick
+/// whose near edge sits 0.002 from the line, both measured square to the line in the row's
+/// plane (mitred at the joints), so it keeps its width on steep faces instead of thinning to
+/// dots; colour ×1.3, normal (0, 1, 0): 61 × 127 × 6 = 46,482 more vertices.
 ///
 /// The scene is drawn into the spectrum area of the layout (full width in 3D, where the dB
 /// scale has no meaning); frequency labels are projected along the front edge by the same MVP.
@@ -45,9 +47,13 @@ public struct SurfaceMode: ModeBuilder {
         self.palette = palette
     }
 
-    /// Vertices one frame emits: 44,958 for surface, 90,678 for surface+.
+    /// Longest mitre of a ridgeline joint, in ribbon widths (sharp peaks are cut there).
+    public static let maxMitre: Float = 3
+
+    /// Vertices one frame emits for a history of `rows` (mesh rows: `rows` + 1): 45,720 for
+    /// surface, 92,202 for surface+.
     public static func vertexCount(rows: Int, ridgelines: Bool, bands: Int = LogBands.count) -> Int {
-        return (rows - 1) * (bands - 1) * 6 + (ridgelines ? rows * (bands - 1) * 6 : 0)
+        return rows * (bands - 1) * 6 + (ridgelines ? (rows + 1) * (bands - 1) * 6 : 0)
     }
 
     /// Where the 3D scene is drawn (clip space): the spectrum area's height, nearly the full width.
@@ -85,18 +91,20 @@ public struct SurfaceMode: ModeBuilder {
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
         let (cam, mvp) = SurfaceMode.camera(layout: layout)
-        let history = state.surface
-        let rows = history.rows, bands = history.bands
+        let motion = state.surfaceMotion
+        let grid = SurfaceGrid(history: state.surface, live: motion.live, phase: motion.phase)
+        let rows = grid.count, bands = grid.history.bands
         let ys = cam.yScale
-        let dx = 2 / Float(bands - 1), dz = 2 / Float(rows - 1)
-        scene.vertices3D.reserveCapacity(scene.vertices3D.count + SurfaceMode.vertexCount(rows: rows, ridgelines: ridgelines, bands: bands))
+        let dx = 2 / Float(bands - 1)
+        scene.vertices3D.reserveCapacity(
+            scene.vertices3D.count + SurfaceMode.vertexCount(rows: grid.history.rows, ridgelines: ridgelines, bands: bands))
 
-        @inline(__always) func point(_ r: Int, _ c: Int) -> SIMD3<Float> {
-            SIMD3(-1 + Float(c) * dx, min(max(history.value(row: r, band: c), 0), 1) * ys, -1 + Float(r) * dz)
+        @inline(__always) func point(_ j: Int, _ c: Int) -> SIMD3<Float> {
+            SIMD3(-1 + Float(c) * dx, grid.value(j, c) * ys, grid.z(j))
         }
-        @inline(__always) func color(_ r: Int, _ c: Int, _ y: Float) -> SIMD4<Float> {
+        @inline(__always) func color(_ j: Int, _ c: Int, _ y: Float) -> SIMD4<Float> {
             let g = palette.color(Float(c) / Float(bands - 1))
-            let age = SurfaceMode.oldestFade + (1 - SurfaceMode.oldestFade) * Float(r) / Float(rows - 1)
+            let age = SurfaceMode.oldestFade + (1 - SurfaceMode.oldestFade) * (grid.z(j) + 1) / 2
             let k = (SurfaceMode.floorBrightness + (1 - SurfaceMode.floorBrightness) * y / ys) * age
             return SIMD4(g.x * k, g.y * k, g.z * k, 1)
         }
@@ -104,7 +112,9 @@ public struct SurfaceMode: ModeBuilder {
             _ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>,
             _ ca: SIMD4<Float>, _ cb: SIMD4<Float>, _ cc: SIMD4<Float>
         ) {
-            let n = normalize(cross(b - a, c - a))
+            // (The live row's cell is flat in z when the history has just taken it: up.)
+            let x = cross(b - a, c - a)
+            let n = (x * x).sum() > 0 ? normalize(x) : SIMD3<Float>(0, 1, 0)
             scene.vertices3D.append(Vertex3D(a, n, ca))
             scene.vertices3D.append(Vertex3D(b, n, cb))
             scene.vertices3D.append(Vertex3D(c, n, cc))
@@ -113,12 +123,12 @@ public struct SurfaceMode: ModeBuilder {
         // Rows are emitted front (newest) to back: the depth test LESS gives the same picture
         // in any order, and nearer triangles first let it reject hidden fragments before shading.
         scene.begin3D(mvp: mvp)
-        for r in stride(from: rows - 2, through: 0, by: -1) {
-            var a = point(r, 0), b = point(r + 1, 0)
-            var ca = color(r, 0, a.y), cb = color(r + 1, 0, b.y)
+        for j in stride(from: rows - 2, through: 0, by: -1) {
+            var a = point(j, 0), b = point(j + 1, 0)
+            var ca = color(j, 0, a.y), cb = color(j + 1, 0, b.y)
             for c in 0..<(bands - 1) {
-                let cc = point(r + 1, c + 1), d = point(r, c + 1)
-                let ccol = color(r + 1, c + 1, cc.y), dcol = color(r, c + 1, d.y)
+                let cc = point(j + 1, c + 1), d = point(j, c + 1)
+                let ccol = color(j + 1, c + 1, cc.y), dcol = color(j, c + 1, d.y)
                 triangle(a, b, cc, ca, cb, ccol)
                 triangle(a, cc, d, ca, ccol, dcol)
                 a = d; b = cc; ca = dcol; cb = ccol
@@ -127,28 +137,57 @@ public struct SurfaceMode: ModeBuilder {
         scene.end3D()
 
         guard ridgelines else { return }
-        let up = SIMD3<Float>(0, 1, 0)
-        let lift = SIMD3<Float>(0, SurfaceMode.ridgeLift, 0)
-        let top = SIMD3<Float>(0, SurfaceMode.ridgeLift + SurfaceMode.ridgeThickness, 0)
-        let boost = SIMD4<Float>(SurfaceMode.ridgeBoost, SurfaceMode.ridgeBoost, SurfaceMode.ridgeBoost, 1)
         scene.begin3D(mvp: mvp)
-        for r in stride(from: rows - 1, through: 0, by: -1) {
-            var p = point(r, 0)
-            var cp = color(r, 0, p.y) * boost
-            for c in 0..<(bands - 1) {
-                let q = point(r, c + 1)
-                let cq = color(r, c + 1, q.y) * boost
-                // Quad p+lift, q+lift, q+top, p+top as two triangles, all facing up for the light.
-                scene.vertices3D.append(Vertex3D(p + lift, up, cp))
-                scene.vertices3D.append(Vertex3D(q + lift, up, cq))
-                scene.vertices3D.append(Vertex3D(q + top, up, cq))
-                scene.vertices3D.append(Vertex3D(p + lift, up, cp))
-                scene.vertices3D.append(Vertex3D(q + top, up, cq))
-                scene.vertices3D.append(Vertex3D(p + top, up, cp))
-                p = q; cp = cq
-            }
+        for j in stride(from: rows - 1, through: 0, by: -1) {
+            ridge(row: j, bands: bands, point: point, color: color, into: &scene)
         }
         scene.end3D()
+    }
+
+    /// One ridgeline ribbon along mesh row `j`: at each point the offset square to the line
+    /// (the mean of the two segments' normals in the row's plane, lengthened to keep the
+    /// width across the joint, at most `maxMitre`), from `ridgeLift` to `ridgeLift` +
+    /// `ridgeThickness`. A flat stretch gets the seed's straight-up quads.
+    private func ridge(
+        row j: Int, bands: Int, point: (Int, Int) -> SIMD3<Float>, color: (Int, Int, Float) -> SIMD4<Float>,
+        into scene: inout Scene
+    ) {
+        let up = SIMD3<Float>(0, 1, 0)
+        let boost = SIMD4<Float>(SurfaceMode.ridgeBoost, SurfaceMode.ridgeBoost, SurfaceMode.ridgeBoost, 1)
+        let lift = SurfaceMode.ridgeLift, top = SurfaceMode.ridgeLift + SurfaceMode.ridgeThickness
+        /// The unit normal (pointing up) of the segment a → b in the x-y plane.
+        @inline(__always) func normal(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD2<Float> {
+            let d = SIMD2(b.x - a.x, b.y - a.y)
+            let l = (d * d).sum().squareRoot()
+            return l > 0 ? SIMD2(-d.y / l, d.x / l) : SIMD2(0, 1)
+        }
+        @inline(__always) func offset(_ before: SIMD2<Float>, _ after: SIMD2<Float>) -> SIMD3<Float> {
+            if before == after { return SIMD3(before.x, before.y, 0) }
+            let m = before + after
+            let l = (m * m).sum().squareRoot()
+            guard l > 1e-6 else { return SIMD3(0, SurfaceMode.maxMitre, 0) }
+            let n = m / l
+            let scale = min(1 / max((n * after).sum(), 1e-6), SurfaceMode.maxMitre)
+            return SIMD3(n.x * scale, n.y * scale, 0)
+        }
+        var p = point(j, 0), q = point(j, 1)
+        var seg = normal(p, q)
+        var op = offset(seg, seg)
+        var cp = color(j, 0, p.y) * boost
+        for c in 0..<(bands - 1) {
+            let r = c + 2 < bands ? point(j, c + 2) : q
+            let next = c + 2 < bands ? normal(q, r) : seg
+            let oq = offset(seg, next)
+            let cq = color(j, c + 1, q.y) * boost
+            // Quad p+lift, q+lift, q+top, p+top as two triangles, all facing up for the light.
+            scene.vertices3D.append(Vertex3D(p + op * lift, up, cp))
+            scene.vertices3D.append(Vertex3D(q + oq * lift, up, cq))
+            scene.vertices3D.append(Vertex3D(q + oq * top, up, cq))
+            scene.vertices3D.append(Vertex3D(p + op * lift, up, cp))
+            scene.vertices3D.append(Vertex3D(q + oq * top, up, cq))
+            scene.vertices3D.append(Vertex3D(p + op * top, up, cp))
+            p = q; op = oq; cp = cq; seg = next; q = r
+        }
     }
 
     /// The text of the 3D modes, drawn after the waveform strip: frequency labels along the
