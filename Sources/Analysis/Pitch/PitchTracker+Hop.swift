@@ -111,6 +111,39 @@ extension PitchTracker {
         }
     }
 
+    /// Notes below this (Hz) are checked for dominating their band: where kicks, toms and
+    /// bass lines share it.
+    static let dominanceLimit = 150.0
+    /// Cents between the period estimate and the note's upper partial from which the
+    /// detection is unsure.
+    static let unsureCents = 10.0
+    /// Least share of the window's energy the upper partial must carry to be compared.
+    static let upperShare = 0.02
+
+    /// Marks the detection on a latched low note unsure when the note does not dominate its
+    /// band: the period estimate spans every sound in the window, so a kick's tail (a
+    /// decaying 45 Hz sine under an in-tune A1 bass) pulls it by 15-30 cents, while the
+    /// note's own 2nd (or 3rd) partial, an octave above the kick and measured by its phase
+    /// advance from hop to hop, stays on the note. Where the two disagree by more than
+    /// `unsureCents`, the reading is not the note's alone.
+    func checkDominance(latched: Double?, window: UnsafePointer<Float>) {
+        guard var e = raw, let l = latched, l < PitchTracker.dominanceLimit, abs(12 * log2(e.frequency / l)) < 0.6 else {
+            upperCheck.reset()
+            return
+        }
+        // The lowest partial above the fundamental that the probe measures cleanly.
+        let k = max(2, Int((1.1 * upperCheck.minimumFrequency / l).rounded(.up)))
+        guard
+            let p = upperCheck.refine(
+                window, endSample: samplesSeen, estimate: Double(k) * l, energy: detector.windowEnergy,
+                minShare: PitchTracker.upperShare, lag: 1)
+        else { return }
+        if abs(1200 * log2(Double(k) * e.frequency / p)) > PitchTracker.unsureCents {
+            e.unsure = true
+            raw = e
+        }
+    }
+
     /// What to show: a note whose period the detector no longer finds (a decaying tail
     /// under noise) while its first partial still holds at the latch, phase-coherent from
     /// hop to hop, keeps the display (the `--raw` estimate stays the detector's).

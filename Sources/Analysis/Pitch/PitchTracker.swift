@@ -36,6 +36,10 @@ public final class PitchTracker {
     /// The third partial of notes from `rumbleCutoff` / 3 up to `firstPartial`'s range, over
     /// `longSize` samples: its third takes over when the second partial has faded away.
     let thirdPartial: FirstPartialTracker
+    /// An upper partial (the 2nd, or the first at or above `firstPartial`'s range) of a
+    /// latched low note, from hop to hop: the check that the note dominates its band
+    /// (`checkDominance`).
+    let upperCheck: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`).
     var longRing: MirroredRing
@@ -137,6 +141,14 @@ public final class PitchTracker {
     public var display: TunerReading? { tuner.reading }
     /// Media time (s) at the end of the last analysed hop.
     public private(set) var time = 0.0
+    /// Media time (s) of the centre of the audio the last hop measured: `raw` and `display`
+    /// describe the analysis window, whose centre is half a window (1024 samples, 23 ms at
+    /// 44.1 kHz) before `time` once it has filled. Stamped at `time`, a sung melody's
+    /// estimates agreed with its f0 on 91 % of the voiced frames; at the window's centre on
+    /// 97 % (eval/melody).
+    public var measuredTime: Double {
+        Double(samplesSeen - min(samplesSeen, windowSize) / 2) / Double(sampleRate)
+    }
     /// Number of hops analysed so far.
     public private(set) var hopCount = 0
 
@@ -158,6 +170,7 @@ public final class PitchTracker {
         lowHold = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         secondPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         thirdPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
+        upperCheck = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate), span: 2)
         longRing = MirroredRing(count: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
         hpRing = MirroredRing(count: windowSize)
@@ -197,6 +210,7 @@ public final class PitchTracker {
         lowHold.reset()
         secondPartial.reset()
         thirdPartial.reset()
+        upperCheck.reset()
         partialOnHighPass = false
         notePeakFrequency = 0
         partialRun = 0
@@ -279,13 +293,14 @@ public final class PitchTracker {
             tolerance = faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance
         }
         refineRaw(latched: latched, low: low, partial: partial, tolerance: tolerance)
+        checkDominance(latched: latched, window: window)
         let shown = heldByPartial(latched: latched, partial: partial)
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
         let stillSounding = shownStillSounds(shown, window: window)
         tuner.feed(
             tail.gate(shown, level: detector.level, shown: tuner.reading?.frequency, time: time, stillSounding: stillSounding),
-            time: time, weight: weight)
+            time: time, weight: weight, fading: notePeak - detector.level > PitchTracker.fadedBy)
         retuneHighPass()
     }
 }
