@@ -40,6 +40,9 @@ public final class PitchTracker {
     /// latched low note, from hop to hop: the check that the note dominates its band
     /// (`checkDominance`).
     let upperCheck: FirstPartialTracker
+    /// The same over two analysis windows, for notes whose partials one window does not
+    /// resolve.
+    let upperCheckLow: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`).
     var longRing: MirroredRing
@@ -134,6 +137,12 @@ public final class PitchTracker {
     /// The latched note's loudest level so far (dB) and the latch it was measured on (Hz;
     /// 0 = none).
     var notePeak = 0.0, notePeakFrequency = 0.0
+    /// The last four hops' levels (dB, a ring) and the hop of the last attack (a rise of
+    /// `attackRise` over the quietest of them).
+    var recentLevels = [-120.0, -120, -120, -120], lastAttack = Int.min / 2
+    /// dB a hop's level must rise over the last one's to count as an attack, and the hops
+    /// after it (about 0.3 s) in which a low note is checked for dominating its band.
+    static let attackRise = 6.0, attackHops = 24
 
     /// The detector's estimate for the last hop (unlatched; nil = no pitch).
     public internal(set) var raw: PitchEstimate?
@@ -170,7 +179,8 @@ public final class PitchTracker {
         lowHold = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         secondPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         thirdPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
-        upperCheck = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate), span: 2)
+        upperCheck = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate), span: 4)
+        upperCheckLow = FirstPartialTracker(size: 2 * windowSize, sampleRate: Double(sampleRate), span: 4)
         longRing = MirroredRing(count: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
         hpRing = MirroredRing(count: windowSize)
@@ -211,6 +221,9 @@ public final class PitchTracker {
         secondPartial.reset()
         thirdPartial.reset()
         upperCheck.reset()
+        upperCheckLow.reset()
+        for i in recentLevels.indices { recentLevels[i] = -120 }
+        lastAttack = Int.min / 2
         partialOnHighPass = false
         notePeakFrequency = 0
         partialRun = 0
@@ -293,14 +306,20 @@ public final class PitchTracker {
             tolerance = faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance
         }
         refineRaw(latched: latched, low: low, partial: partial, tolerance: tolerance)
-        checkDominance(latched: latched, window: window)
+        // Within a few hops of an attack (a kick, a detached note), the low note's period is
+        // checked against its own partial; steady sounds (rumble under a held note) are the
+        // long-window partials' to measure.
+        // (A rise over the minimum of the last window's hops.)
+        if detector.level - recentLevels.min()! > PitchTracker.attackRise { lastAttack = hopCount }
+        recentLevels[hopCount % recentLevels.count] = detector.level
+        checkDominance(latched: latched, afterAttack: hopCount - lastAttack <= PitchTracker.attackHops)
         let shown = heldByPartial(latched: latched, partial: partial)
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
         let stillSounding = shownStillSounds(shown, window: window)
         tuner.feed(
             tail.gate(shown, level: detector.level, shown: tuner.reading?.frequency, time: time, stillSounding: stillSounding),
-            time: time, weight: weight, fading: notePeak - detector.level > PitchTracker.fadedBy)
+            time: time, weight: weight)
         retuneHighPass()
     }
 }

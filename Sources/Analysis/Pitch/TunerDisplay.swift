@@ -81,6 +81,12 @@ public struct TunerDisplay: Sendable {
     private var lastDeviation = 0.0
     /// Mean square (cents²) of the second difference of consecutive detections.
     private var jitter = 0.0
+    /// Whether the shown note has had a sure detection since it latched.
+    private var confirmed = true
+    /// Unsure detections in a row on the shown note.
+    private var unsureRun = 0
+    /// Unsure detections in a row that hold the pitch shown (about 0.1 s).
+    static let unsureHold = 8
     private var presetSet: Set<Int>
 
     public init(preset: TuningPreset = .chromatic, reference: Double = 440) {
@@ -102,7 +108,7 @@ public struct TunerDisplay: Sendable {
     public mutating func reset() {
         reading = nil; latchedMidi = nil; candidateCount = 0; candidateMidi = .min
         lastDetection = -.infinity; pendingStep = 0; lastSameNote = -.infinity
-        recent = (0, 0); recentOnNote = (false, false); lastDeviation = 0; jitter = 0
+        recent = (0, 0); recentOnNote = (false, false); lastDeviation = 0; jitter = 0; unsureRun = 0
     }
 
     /// Feeds one hop: `estimate` (nil = no pitch) at time `time` (seconds); `weight` 0…1 is
@@ -148,6 +154,7 @@ public struct TunerDisplay: Sendable {
             sameNoteCount = candidateCount
             smoothed = candidateFrequency
             lastDeviation = 0
+            confirmed = !e.unsure
             candidateCount = 0
             candidateMidi = .min
             update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
@@ -176,7 +183,7 @@ public struct TunerDisplay: Sendable {
     private mutating func trackJitter(_ f: Double) {
         guard recent.0 > 0, recent.1 > 0 else { return }
         let s2 = 1200 * (log2(f / recent.0) - log2(recent.0 / recent.1))
-        jitter += (min(s2 * s2, 10_000) - jitter) * 0.1
+        jitter += (min(s2 * s2, 400) - jitter) * 0.1
     }
 
     /// Whether `f` continues a glide of the shown pitch: this reading and the one before each
@@ -193,14 +200,23 @@ public struct TunerDisplay: Sendable {
 
     /// Frequency smoothing of a detection on the shown note (see the type's notes).
     private mutating func smooth(_ e: PitchEstimate, weight: Double, glide: Bool, clear: Bool) {
-        // An unsure detection keeps the note shown but does not move its pitch.
-        if e.unsure && !glide {
-            update(reading: smoothed, confidence: e.confidence, unsure: true)
-            return
-        }
         let deviation = 1200 * log2(e.frequency / smoothed)
         let previous = lastDeviation
         lastDeviation = deviation
+        // Two readings in a row off the shown pitch on the same side: the pitch moves (a
+        // vibrato, a bend), follow it half way.
+        let follow = max(TunerDisplay.followCents, 3 * scatter)
+        let moving =
+            clear && abs(deviation) >= follow && deviation * previous > 0
+            && abs(previous) >= follow
+        // An unsure detection keeps the note shown but does not move its pitch, for as long
+        // as a transient lasts (a kick under a bass); beyond, the pitch is smoothed as usual
+        // and the reading stays marked unsure (rumble under the note).
+        unsureRun = e.unsure ? unsureRun + 1 : 0
+        if e.unsure && !glide && unsureRun <= TunerDisplay.unsureHold {
+            update(reading: smoothed, confidence: e.confidence, unsure: true)
+            return
+        }
         let ratio = abs(e.frequency / smoothed - 1)
         if !glide && ratio >= 0.02 && ratio <= 0.06 {
             // A step of 2–6 % is followed only when the next detection agrees with it (1 %):
@@ -212,19 +228,16 @@ public struct TunerDisplay: Sendable {
             }
         }
         pendingStep = 0
-        // Two readings in a row off the shown pitch on the same side: the pitch moves (a
-        // vibrato, a bend), follow it half way.
-        let follow = max(TunerDisplay.followCents, 3 * scatter)
-        let moving =
-            clear && abs(deviation) >= follow && deviation * previous > 0
-            && abs(previous) >= follow
-        let base = ratio > 0.06 || glide ? 1.0 : (ratio < 0.02 && !moving ? 0.12 : 0.5)
+        // The first sure detection of a note latched on unsure ones replaces its pitch.
+        let confirms = !confirmed && !e.unsure
+        if !e.unsure { confirmed = true }
+        let base = ratio > 0.06 || glide || confirms ? 1.0 : (ratio < 0.02 && !moving ? 0.12 : 0.5)
         let alpha = base >= 1 ? 1 : base * max(0.25, min(1, weight))
         smoothed += (e.frequency - smoothed) * alpha
         // The note shown follows the pitch once it is nearer another note (with hysteresis).
         let m = Note.midiValue(frequency: smoothed, reference: reference)
         if let l = latchedMidi, abs(m - Double(l)) > 0.6 { latchedMidi = Int(m.rounded()) }
-        update(reading: smoothed, confidence: e.confidence, unsure: false)
+        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
     }
 
     /// Detections needed to switch to `midi` from the current latch.
