@@ -218,10 +218,11 @@ public struct TunerDisplay: Sendable {
             return
         }
         let ratio = abs(e.frequency / smoothed - 1)
-        if !glide && ratio >= 0.02 && ratio <= 0.06 {
-            // A step of 2–6 % is followed only when the next detection agrees with it (1 %):
-            // one stray reading (a fading note under rumble or noise) moved the display
-            // half way and, with the detections that followed held, left it there.
+        if !glide && !moving && ratio >= 0.02 && ratio <= 0.06 {
+            // A step of 2–6 % is followed only when the next detection agrees with it (1 %),
+            // or continues a motion (a vibrato's swing): one stray reading (a fading note
+            // under rumble or noise) moved the display half way and, with the detections
+            // that followed held, left it there.
             if pendingStep == 0 || abs(e.frequency / pendingStep - 1) > 0.01 {
                 pendingStep = e.frequency
                 return
