@@ -55,7 +55,7 @@ public struct OverlayView {
         scene.quad(
             x0: c.x - half * px.x, y0: c.y - tick * px.y, x1: c.x + half * px.x, y1: c.y + tick * px.y,
             bottom: OverlayView.trackColor, top: OverlayView.trackColor)
-        if detected {
+        if detected && !tuner.unsure {
             scene.quad(
                 x0: m.x - marker * px.x, y0: m.y - marker * px.y, x1: m.x + marker * px.x, y1: m.y + marker * px.y,
                 bottom: color, top: color)
@@ -63,8 +63,9 @@ public struct OverlayView {
         scene.end2D()
         scene.addText(TextRun(detected ? tuner.note : "---", at: SIMD2(slot.x0, baseline), size: s, color: color))
         guard detected else { return }
+        // Unsure (another sound dominates the note's band): the note, dimmed, and no cents.
         let rounded = Int(saturating: tuner.cents.rounded())
-        let centsText = (rounded > 0 ? "+" : rounded < 0 ? "−" : "±") + "\(abs(rounded))¢"
+        let centsText = tuner.unsure ? "?¢" : (rounded > 0 ? "+" : rounded < 0 ? "−" : "±") + "\(abs(rounded))¢"
         scene.addText(TextRun(centsText, at: SIMD2(slot.x1, baseline), size: s * 0.62, color: color, anchor: .right))
     }
 

@@ -149,12 +149,16 @@ public struct TunerOverlay: Sendable {
     public var note: String
     public var cents: Double
     public var frequency: Double
-    public init(note: String, cents: Double, frequency: Double) {
-        self.note = note; self.cents = cents; self.frequency = frequency
+    /// The reading is unsure (another sound dominates the note's band): drawn dim, no cents.
+    public var unsure: Bool
+    public init(note: String, cents: Double, frequency: Double, unsure: Bool = false) {
+        self.note = note; self.cents = cents; self.frequency = frequency; self.unsure = unsure
     }
-    /// Green in tune, yellow near, red far (`TuningTolerance`, shared by every tuner display).
+    /// Green in tune, yellow near, red far (`TuningTolerance`, shared by every tuner display);
+    /// grey when unsure.
     public var color: SIMD4<Float> {
-        switch TuningTolerance.classify(cents: cents) {
+        if unsure { return SIMD4(0.6, 0.6, 0.6, 1) }
+        return switch TuningTolerance.classify(cents: cents) {
         case .inTune: SIMD4(0.2, 1, 0.4, 1)
         case .near: SIMD4(1, 0.85, 0.2, 1)
         case .far: SIMD4(1, 0.3, 0.25, 1)

@@ -71,7 +71,7 @@ public final class OverlayTrackers: AnalysisTap {
     public var tunerOverlay: TunerOverlay? {
         guard let pitch else { return nil }
         guard let d = pitch.display else { return TunerOverlay(note: "", cents: 0, frequency: 0) }
-        return TunerOverlay(note: d.note.name(), cents: d.cents, frequency: d.frequency)
+        return TunerOverlay(note: d.note.name(), cents: d.cents, frequency: d.frequency, unsure: d.unsure)
     }
 
     /// Beats (onsets) detected so far.

@@ -18,8 +18,9 @@ struct TuneCommand: ParsableCommand {
             Without --csv, prints the notes the tuner showed, each with its mean offset
             in cents. --csv prints `time_s,f0_hz,note,cents,confidence`, one row per
             512-sample hop: what the tuner displays at time_s (latched and smoothed;
-            empty while it shows ---). time_s is when the value would be on screen in
-            real-time playback (causal, latency included). --raw prints the detector's
+            empty while it shows ---). time_s is the centre of the audio the row
+            measured (a 2048-sample window; in real-time playback the value is on
+            screen half a window later). --raw prints the detector's
             unlatched estimate instead. --json prints one object with the summary's
             notes (`notes`: start_s, end_s, note, target, mean_hz, mean_cents, verdict)
             and the same per-hop rows (`frames`: time_s, f0_hz or null, note, cents,
@@ -133,9 +134,11 @@ struct TuneCommand: ParsableCommand {
         var take = Take()
         let charting = report != nil, rows = csv || json
         let onHop: (PitchTracker) -> Void = { t in
-            if rows { take.rows.append(Row(time: t.time, reading: row(t, system: system))) }
-            if charting, let d = t.display { take.chart.append(IntonationChart.Point(time: t.time, midi: d.note.midi, cents: d.cents)) }
-            if !csv { take.summary.add(t.display, time: t.time, hop: Double(t.hopSize) / Double(t.sampleRate)) }
+            // Each row is stamped with the centre of the audio it measured.
+            let time = t.measuredTime
+            if rows { take.rows.append(Row(time: time, reading: row(t, system: system))) }
+            if charting, let d = t.display { take.chart.append(IntonationChart.Point(time: time, midi: d.note.midi, cents: d.cents)) }
+            if !csv { take.summary.add(t.display, time: time, hop: Double(t.hopSize) / Double(t.sampleRate)) }
         }
         // The raw window's analysis of each hop is done on the decoding thread, ahead, and
         // while the tracker has a backlog of prepared hops, the fallbacks they foretell.
@@ -218,9 +221,17 @@ struct TuneCommand: ParsableCommand {
             try w.member("held_s", g.end - g.start, decimals: 4)
             try w.member("note", g.note.name(flats: flats))
             try w.member("target", g.target.name(flats: flats))
-            try w.member("mean_hz", mh, decimals: 4)
-            try w.member("mean_cents", mc, decimals: 2)
-            try w.member("verdict", TuneSummary.verdict(cents: mc))
+            if g.isSure {
+                try w.member("mean_hz", mh, decimals: 4)
+                try w.member("mean_cents", mc, decimals: 2)
+                try w.member("verdict", TuneSummary.verdict(cents: mc))
+            } else {
+                for key in ["mean_hz", "mean_cents"] {
+                    try w.key(key)
+                    try w.null()
+                }
+                try w.member("verdict", "unsure")
+            }
             try w.endObject()
         }
         try w.endArray()

@@ -12,10 +12,14 @@ public struct PitchEstimate: Sendable, Equatable {
     /// Confidence 0…1 (YIN 1 − CMND, Pearson r, or fingerprint score).
     public var confidence: Double
     public var source: Source
+    /// The note does not dominate its band: another sound there (a kick under a bass) pulls
+    /// the period, so its own upper partial disagrees with it (`PitchTracker`).
+    public var unsure = false
 
-    public init(frequency: Double, confidence: Double, source: Source) {
+    public init(frequency: Double, confidence: Double, source: Source, unsure: Bool = false) {
         self.frequency = frequency
         self.confidence = confidence
         self.source = source
+        self.unsure = unsure
     }
 }

@@ -36,6 +36,13 @@ public final class PitchTracker {
     /// The third partial of notes from `rumbleCutoff` / 3 up to `firstPartial`'s range, over
     /// `longSize` samples: its third takes over when the second partial has faded away.
     let thirdPartial: FirstPartialTracker
+    /// An upper partial (the 2nd, or the first at or above `firstPartial`'s range) of a
+    /// latched low note, from hop to hop: the check that the note dominates its band
+    /// (`checkDominance`).
+    let upperCheck: FirstPartialTracker
+    /// The same over two analysis windows, for notes whose partials one window does not
+    /// resolve.
+    let upperCheckLow: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`).
     var longRing: MirroredRing
@@ -130,6 +137,12 @@ public final class PitchTracker {
     /// The latched note's loudest level so far (dB) and the latch it was measured on (Hz;
     /// 0 = none).
     var notePeak = 0.0, notePeakFrequency = 0.0
+    /// The last four hops' levels (dB, a ring) and the hop of the last attack (a rise of
+    /// `attackRise` over the quietest of them).
+    var recentLevels = [-120.0, -120, -120, -120], lastAttack = Int.min / 2
+    /// dB a hop's level must rise over the last one's to count as an attack, and the hops
+    /// after it (about 0.3 s) in which a low note is checked for dominating its band.
+    static let attackRise = 6.0, attackHops = 24
 
     /// The detector's estimate for the last hop (unlatched; nil = no pitch).
     public internal(set) var raw: PitchEstimate?
@@ -137,6 +150,14 @@ public final class PitchTracker {
     public var display: TunerReading? { tuner.reading }
     /// Media time (s) at the end of the last analysed hop.
     public private(set) var time = 0.0
+    /// Media time (s) of the centre of the audio the last hop measured: `raw` and `display`
+    /// describe the analysis window, whose centre is half a window (1024 samples, 23 ms at
+    /// 44.1 kHz) before `time` once it has filled. Stamped at `time`, a sung melody's
+    /// estimates agreed with its f0 on 91 % of the voiced frames; at the window's centre on
+    /// 97 % (eval/melody).
+    public var measuredTime: Double {
+        Double(samplesSeen - min(samplesSeen, windowSize) / 2) / Double(sampleRate)
+    }
     /// Number of hops analysed so far.
     public private(set) var hopCount = 0
 
@@ -158,6 +179,8 @@ public final class PitchTracker {
         lowHold = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         secondPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         thirdPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
+        upperCheck = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate), span: 4)
+        upperCheckLow = FirstPartialTracker(size: 2 * windowSize, sampleRate: Double(sampleRate), span: 4)
         longRing = MirroredRing(count: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
         hpRing = MirroredRing(count: windowSize)
@@ -197,6 +220,10 @@ public final class PitchTracker {
         lowHold.reset()
         secondPartial.reset()
         thirdPartial.reset()
+        upperCheck.reset()
+        upperCheckLow.reset()
+        for i in recentLevels.indices { recentLevels[i] = -120 }
+        lastAttack = Int.min / 2
         partialOnHighPass = false
         notePeakFrequency = 0
         partialRun = 0
@@ -279,6 +306,13 @@ public final class PitchTracker {
             tolerance = faded ? PitchTracker.fadedTolerance : PitchTracker.partialTolerance
         }
         refineRaw(latched: latched, low: low, partial: partial, tolerance: tolerance)
+        // Within a few hops of an attack (a kick, a detached note), the low note's period is
+        // checked against its own partial; steady sounds (rumble under a held note) are the
+        // long-window partials' to measure.
+        // (A rise over the minimum of the last window's hops.)
+        if detector.level - recentLevels.min()! > PitchTracker.attackRise { lastAttack = hopCount }
+        recentLevels[hopCount % recentLevels.count] = detector.level
+        checkDominance(latched: latched, afterAttack: hopCount - lastAttack <= PitchTracker.attackHops)
         let shown = heldByPartial(latched: latched, partial: partial)
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))

@@ -2,7 +2,8 @@ import Foundation
 import Tuning
 
 /// Groups the tuner's display timeline into the notes shown, for `specviz tune`'s
-/// human-readable summary.
+/// human-readable summary. A note's mean is taken over its sure readings only; a note with
+/// too few of them (`Segment.isSure`) is reported "unsure", without cents.
 ///
 /// Each segment keeps running sums and only its first `settleHops` readings (the mean skips
 /// up to that many hops of smoothing after the latch), so adding a hop costs O(1) time and
@@ -11,17 +12,20 @@ import Tuning
 public struct TuneSummary: Sendable {
     /// Hops skipped at the start of a segment's mean (100 ms of smoothing at 512/48 k).
     public static let settleHops = 10
+    /// Sure readings a note needs for its cents to be reported.
+    public static let minSure = 5
 
     public struct Segment: Sendable {
         public var note: Note
         public var target: Note
         public var start: Double
         public var end: Double
-        /// Readings in the segment.
+        /// Readings in the segment, and those of them that were sure (`TunerReading.unsure`).
         public private(set) var count = 0
-        /// Σ cents and Σ Hz over all readings.
+        public private(set) var sureCount = 0
+        /// Σ cents and Σ Hz over the sure readings.
         private var centsSum = 0.0, hzSum = 0.0
-        /// The first `settleHops` readings (cents, Hz); fixed size.
+        /// The first `settleHops` sure readings (cents, Hz); fixed size.
         private var headCents = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         private var headHz = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
@@ -30,21 +34,28 @@ public struct TuneSummary: Sendable {
         }
 
         /// Readings the segment stores individually (≤ `settleHops`, whatever its length).
-        public var storedReadings: Int { min(count, TuneSummary.settleHops) }
+        public var storedReadings: Int { min(sureCount, TuneSummary.settleHops) }
 
-        mutating func append(cents: Double, hz: Double) {
-            if count < TuneSummary.settleHops {
-                withUnsafeMutableBytes(of: &headCents) { $0.bindMemory(to: Double.self)[count] = cents }
-                withUnsafeMutableBytes(of: &headHz) { $0.bindMemory(to: Double.self)[count] = hz }
+        /// Whether the note was measured: sure on at least `minSure` hops and a quarter of
+        /// the segment. Else the summary gives no cents (an unsure note, e.g. a bass under
+        /// a kick on every beat).
+        public var isSure: Bool { sureCount >= TuneSummary.minSure && 4 * sureCount >= count }
+
+        mutating func append(cents: Double, hz: Double, sure: Bool = true) {
+            count += 1
+            guard sure else { return }
+            if sureCount < TuneSummary.settleHops {
+                withUnsafeMutableBytes(of: &headCents) { $0.bindMemory(to: Double.self)[sureCount] = cents }
+                withUnsafeMutableBytes(of: &headHz) { $0.bindMemory(to: Double.self)[sureCount] = hz }
             }
             centsSum += cents; hzSum += hz
-            count += 1
+            sureCount += 1
         }
 
-        /// Mean cents and Hz over the settled part: the first min(count/2, settleHops)
-        /// readings are skipped.
+        /// Mean cents and Hz over the settled part of the sure readings: the first
+        /// min(sureCount/2, settleHops) of them are skipped.
         public var settledMean: (cents: Double, hz: Double) {
-            let skip = min(count / 2, TuneSummary.settleHops)
+            let skip = min(sureCount / 2, TuneSummary.settleHops)
             var c = centsSum, h = hzSum
             withUnsafeBytes(of: headCents) { b in
                 let v = b.bindMemory(to: Double.self)
@@ -54,7 +65,7 @@ public struct TuneSummary: Sendable {
                 let v = b.bindMemory(to: Double.self)
                 for i in 0..<skip { h -= v[i] }
             }
-            let n = Double(max(count - skip, 1))
+            let n = Double(max(sureCount - skip, 1))
             return (c / n, h / n)
         }
     }
@@ -72,10 +83,10 @@ public struct TuneSummary: Sendable {
             time - segments[n - 1].end <= 2.5 * hop
         {
             segments[n - 1].end = time
-            segments[n - 1].append(cents: r.cents, hz: r.frequency)
+            segments[n - 1].append(cents: r.cents, hz: r.frequency, sure: !r.unsure)
         } else {
             var s = Segment(note: r.note, target: r.target, time: time)
-            s.append(cents: r.cents, hz: r.frequency)
+            s.append(cents: r.cents, hz: r.frequency, sure: !r.unsure)
             segments.append(s)
         }
     }
@@ -97,12 +108,13 @@ public struct TuneSummary: Sendable {
         s += "  start s  note  target   mean Hz   mean cents  held s\n"
         for g in shown {
             let (mc, mh) = g.settledMean
-            let verdict = TuneSummary.verdict(cents: mc)
             let note = g.note.name(flats: flats).padding(toLength: 5, withPad: " ", startingAt: 0)
             let target = g.target.name(flats: flats).padding(toLength: 6, withPad: " ", startingAt: 0)
-            s +=
-                String(format: "  %7.2f  ", g.start) + note + " " + target
-                + String(format: " %8.2f   %+7.1f ¢    %5.2f  ", mh, mc, g.end - g.start) + verdict + "\n"
+            let measured =
+                g.isSure
+                ? String(format: " %8.2f   %+7.1f ¢    %5.2f  ", mh, mc, g.end - g.start) + TuneSummary.verdict(cents: mc)
+                : String(format: "        –         – ¢    %5.2f  ", g.end - g.start) + "unsure"
+            s += String(format: "  %7.2f  ", g.start) + note + " " + target + measured + "\n"
         }
         return s
     }

@@ -19,10 +19,16 @@ public struct TunerReading: Sendable, Equatable {
     public var inTune: Bool
     /// Confidence 0…1 of the latest detection.
     public var confidence: Double
+    /// The latest detection was unsure (`PitchEstimate.unsure`): the display holds the pitch
+    /// it had and should not show the cents as a verdict.
+    public var unsure: Bool
 
-    public init(frequency: Double, note: Note, cents: Double, target: Note, inTune: Bool, confidence: Double) {
+    public init(
+        frequency: Double, note: Note, cents: Double, target: Note, inTune: Bool, confidence: Double, unsure: Bool = false
+    ) {
         self.frequency = frequency; self.note = note; self.cents = cents
         self.target = target; self.inTune = inTune; self.confidence = confidence
+        self.unsure = unsure
     }
 }
 
@@ -36,9 +42,12 @@ public struct TunerReading: Sendable, Equatable {
 ///   octave below inside it. A detection within 0.6 semitone of the latched pitch counts as
 ///   the latched note (hysteresis).
 /// - `---` after 200 ms without any detection.
-/// - Frequency smoothing: jumps > 6 % snap; changes < 2 % blend with α = 0.12; in between
-///   α = 0.5 once two detections in a row agree on the step (one stray reading is ignored);
-///   α is weighted by the hop's level relative to the noise floor (volume-weighted).
+/// - A glide (a portamento: three detections in a row each 3–70 cents on from the last, in
+///   the same direction) is followed across note boundaries at once.
+/// - Frequency smoothing: jumps > 6 % snap; changes < 2 % blend with α = 0.12, or α = 0.5
+///   when two detections in a row lie 12 cents or more off on the same side (a vibrato);
+///   in between α = 0.5 once two detections in a row agree on the step (one stray reading
+///   is ignored); α is weighted by the hop's level relative to the noise floor.
 /// Does not allocate.
 public struct TunerDisplay: Sendable {
     public var preset: TuningPreset
@@ -64,6 +73,20 @@ public struct TunerDisplay: Sendable {
     private var candidateStart = 0.0
     /// The detection (Hz) of an unconfirmed step of 2–6 %, 0 for none.
     private var pendingStep = 0.0
+    /// The last two hops' detections (Hz, newest first; 0 = none on that hop).
+    private var recent = (0.0, 0.0)
+    /// Whether those two went to the shown note (not to a candidate for another).
+    private var recentOnNote = (false, false)
+    /// Cents of the last detection on the shown note off the pitch shown before it.
+    private var lastDeviation = 0.0
+    /// Mean square (cents²) of the second difference of consecutive detections.
+    private var jitter = 0.0
+    /// Whether the shown note has had a sure detection since it latched.
+    private var confirmed = true
+    /// Unsure detections in a row on the shown note.
+    private var unsureRun = 0
+    /// Unsure detections in a row that hold the pitch shown (about 0.1 s).
+    static let unsureHold = 8
     private var presetSet: Set<Int>
 
     public init(preset: TuningPreset = .chromatic, reference: Double = 440) {
@@ -79,45 +102,42 @@ public struct TunerDisplay: Sendable {
     public mutating func setPreset(_ p: TuningPreset) {
         preset = p
         presetSet = p.midiSet
-        if let r = reading { update(reading: r.frequency, confidence: r.confidence) }
+        if let r = reading { update(reading: r.frequency, confidence: r.confidence, unsure: r.unsure) }
     }
 
     public mutating func reset() {
         reading = nil; latchedMidi = nil; candidateCount = 0; candidateMidi = .min
         lastDetection = -.infinity; pendingStep = 0; lastSameNote = -.infinity
+        recent = (0, 0); recentOnNote = (false, false); lastDeviation = 0; jitter = 0; unsureRun = 0
     }
 
     /// Feeds one hop: `estimate` (nil = no pitch) at time `time` (seconds); `weight` 0…1 is
-    /// the hop's loudness weight for smoothing.
-    public mutating func feed(_ estimate: PitchEstimate?, time: Double, weight: Double = 1) {
+    /// the hop's loudness weight for smoothing. `fading`: the note has faded well under its
+    /// peak (struck, plucked or released), where the period estimate drifts: the display
+    /// then does not follow motion fast.
+    public mutating func feed(_ estimate: PitchEstimate?, time: Double, weight: Double = 1, fading: Bool = false) {
         guard let e = estimate, e.frequency > 0 else {
             if time - lastDetection >= release - 1e-9 { reading = nil; latchedMidi = nil; candidateCount = 0 }
+            recent = (0, 0); recentOnNote = (false, false)
             return
         }
+        trackJitter(e.frequency)
+        let clear = e.confidence >= TunerDisplay.clearConfidence && !fading
+        let glide = clear && gliding(to: e.frequency)
+        recent = (e.frequency, recent.0)
+        recentOnNote = (false, recentOnNote.0)
         lastDetection = time
         let m = Note.midiValue(frequency: e.frequency, reference: reference)
         let midi = Int(m.rounded())
 
-        if let l = latchedMidi, reading != nil, abs(12 * log2(e.frequency / smoothed)) < 0.6 || midi == l {
-            // Same note: smooth.
+        let sameNote = latchedMidi.map { abs(12 * log2(e.frequency / smoothed)) < 0.6 || midi == $0 } ?? false
+        if reading != nil, sameNote || glide {
+            // Same note, or the pitch gliding on from it without a break (followed at once).
             candidateCount = 0
             lastSameNote = time
             sameNoteCount += 1
-            let ratio = abs(e.frequency / smoothed - 1)
-            if ratio >= 0.02 && ratio <= 0.06 {
-                // A step of 2–6 % is followed only when the next detection agrees with it (1 %):
-                // one stray reading (a fading note under rumble or noise) moved the display
-                // half way and, with the detections that followed held, left it there.
-                if pendingStep == 0 || abs(e.frequency / pendingStep - 1) > 0.01 {
-                    pendingStep = e.frequency
-                    return
-                }
-            }
-            pendingStep = 0
-            let base = ratio > 0.06 ? 1.0 : (ratio < 0.02 ? 0.12 : 0.5)
-            let alpha = base >= 1 ? 1 : base * max(0.25, min(1, weight))
-            smoothed += (e.frequency - smoothed) * alpha
-            update(reading: smoothed, confidence: e.confidence)
+            recentOnNote.0 = true
+            smooth(e, weight: weight, glide: glide && !sameNote, clear: clear)
             return
         }
         // A different note (or nothing latched): count consecutive detections.
@@ -133,10 +153,92 @@ public struct TunerDisplay: Sendable {
             lastSameNote = time
             sameNoteCount = candidateCount
             smoothed = candidateFrequency
+            lastDeviation = 0
+            confirmed = !e.unsure
             candidateCount = 0
             candidateMidi = .min
-            update(reading: smoothed, confidence: e.confidence)
+            update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
         }
+    }
+
+    /// Least confidence of a detection that may move the display fast (a glide, a vibrato):
+    /// a clearly periodic window, not a fading note's in noise.
+    static let clearConfidence = 0.9
+    /// Cents per hop of a glide the display follows from one note to the next: a sung
+    /// portamento moves by up to 60 cents a hop; a jump to another note (or a stray reading
+    /// a semitone off) by more, and it still waits for its detections.
+    static let glideStep = 70.0
+    /// Cents off the shown pitch from which two readings in a row on the same side move the
+    /// display half way (a sung vibrato of ±30–60 cents), or three times the detections'
+    /// scatter if more (a note in noise); a smaller offset is blended in slowly, so a held
+    /// note stays steady.
+    static let followCents = 12.0
+
+    /// The detections' own scatter (cents, one standard deviation): from the second
+    /// difference of three in a row (a steady motion, a glide or a vibrato, has almost none;
+    /// noise under the note √6 times its scatter).
+    private var scatter: Double { (jitter / 6).squareRoot() }
+
+    /// Updates `jitter` with detection `f`.
+    private mutating func trackJitter(_ f: Double) {
+        guard recent.0 > 0, recent.1 > 0 else { return }
+        let s2 = 1200 * (log2(f / recent.0) - log2(recent.0 / recent.1))
+        jitter += (min(s2 * s2, 400) - jitter) * 0.1
+    }
+
+    /// Whether `f` continues a glide of the shown pitch: this reading and the one before each
+    /// moved on by 3 to `glideStep` cents in the same direction, by more than twice the
+    /// detections' scatter and by similar steps, and the one before was shown.
+    private func gliding(to f: Double) -> Bool {
+        guard reading != nil, recent.0 > 0, recent.1 > 0, recentOnNote.0, recentOnNote.1 else { return false }
+        let d1 = 1200 * log2(f / recent.0), d0 = 1200 * log2(recent.0 / recent.1)
+        let least = max(3, 2 * scatter)
+        guard least < TunerDisplay.glideStep, d1 * d0 > 0, abs(d1 - d0) < 0.5 * max(abs(d1), abs(d0)) else { return false }
+        let step = least...TunerDisplay.glideStep
+        return step.contains(abs(d1)) && step.contains(abs(d0)) && abs(1200 * log2(recent.0 / smoothed)) < 60
+    }
+
+    /// Frequency smoothing of a detection on the shown note (see the type's notes).
+    private mutating func smooth(_ e: PitchEstimate, weight: Double, glide: Bool, clear: Bool) {
+        let deviation = 1200 * log2(e.frequency / smoothed)
+        let previous = lastDeviation
+        lastDeviation = deviation
+        // Two readings in a row off the shown pitch on the same side: the pitch moves (a
+        // vibrato, a bend), follow it half way.
+        let follow = max(TunerDisplay.followCents, 3 * scatter)
+        let moving =
+            clear && abs(deviation) >= follow && deviation * previous > 0
+            && abs(previous) >= follow
+        // An unsure detection keeps the note shown but does not move its pitch, for as long
+        // as a transient lasts (a kick under a bass); beyond, the pitch is smoothed as usual
+        // and the reading stays marked unsure (rumble under the note).
+        unsureRun = e.unsure ? unsureRun + 1 : 0
+        if e.unsure && !glide && unsureRun <= TunerDisplay.unsureHold {
+            update(reading: smoothed, confidence: e.confidence, unsure: true)
+            return
+        }
+        let ratio = abs(e.frequency / smoothed - 1)
+        if !glide && !moving && ratio >= 0.02 && ratio <= 0.06 {
+            // A step of 2–6 % is followed only when the next detection agrees with it (1 %),
+            // or continues a motion (a vibrato's swing): one stray reading (a fading note
+            // under rumble or noise) moved the display half way and, with the detections
+            // that followed held, left it there.
+            if pendingStep == 0 || abs(e.frequency / pendingStep - 1) > 0.01 {
+                pendingStep = e.frequency
+                return
+            }
+        }
+        pendingStep = 0
+        // The first sure detection of a note latched on unsure ones replaces its pitch.
+        let confirms = !confirmed && !e.unsure
+        if !e.unsure { confirmed = true }
+        let base = ratio > 0.06 || glide || confirms ? 1.0 : (ratio < 0.02 && !moving ? 0.12 : 0.5)
+        let alpha = base >= 1 ? 1 : base * max(0.25, min(1, weight))
+        smoothed += (e.frequency - smoothed) * alpha
+        // The note shown follows the pitch once it is nearer another note (with hysteresis).
+        let m = Note.midiValue(frequency: smoothed, reference: reference)
+        if let l = latchedMidi, abs(m - Double(l)) > 0.6 { latchedMidi = Int(m.rounded()) }
+        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
     }
 
     /// Detections needed to switch to `midi` from the current latch.
@@ -156,7 +258,7 @@ public struct TunerDisplay: Sendable {
     /// samples at 44.1/48 kHz with something else or nothing) that make a short latch a blip.
     static let staleAfter = 0.02
 
-    private mutating func update(reading f: Double, confidence: Double) {
+    private mutating func update(reading f: Double, confidence: Double, unsure: Bool) {
         var note = Note(midi: latchedMidi ?? Int(Note.midiValue(frequency: f, reference: reference).rounded()))
         var (target, cents) = preset.offset(of: f, reference: reference)
         if !system.isPlain {
@@ -167,6 +269,6 @@ public struct TunerDisplay: Sendable {
         }
         reading = TunerReading(
             frequency: f, note: note, cents: cents, target: target,
-            inTune: TuningTolerance.classify(cents: cents) == .inTune, confidence: confidence)
+            inTune: TuningTolerance.classify(cents: cents) == .inTune, confidence: confidence, unsure: unsure)
     }
 }
