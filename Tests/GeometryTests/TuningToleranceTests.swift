@@ -55,3 +55,30 @@ final class DBTicksTests: XCTestCase {
         XCTAssertEqual(Labels.dBTicks(bottom: 0, top: 0), [])
     }
 }
+
+/// Issue 39 item 6: an unsure reading (the pitched source does not dominate its band) is
+/// never shown as confident cents on the tuner view: grey, "?¢", no lit triangles, no glow.
+final class TunerUnsureViewTests: XCTestCase {
+    func testUnsureReadingIsGreyEverywhere() {
+        let reading = TunerReading(
+            frequency: 55 * pow(2, -28.0 / 1200), note: Note(midi: 33), cents: -28, target: Note(midi: 33), inTune: false,
+            confidence: 0.9, unsure: true)
+        var s = TunerViewState()
+        s.update(reading, strobe: nil, dt: 1)
+        XCTAssertTrue(s.detected)
+        XCTAssertTrue(s.unsure)
+        XCTAssertFalse(s.inTune)
+        XCTAssertEqual(TunerColors.reading(s), TunerColors.unsure)
+        var scene = Scene(width: 640, height: 60)
+        InfoBar().build(s, rect: PixelRect(x0: 0, y0: 0, x1: 640, y1: 60), scale: 1, text: true, into: &scene)
+        let texts = scene.items.compactMap { item -> String? in if case .text(let r) = item { return r.text } else { return nil } }
+        XCTAssertTrue(texts.contains("?\u{00A2}"), "\(texts)")
+        XCTAssertFalse(texts.contains { $0.contains("28") }, "\(texts)")
+        // The same reading, sure: red cents.
+        var sure = reading
+        sure.unsure = false
+        s.update(sure, strobe: nil, dt: 1)
+        XCTAssertFalse(s.unsure)
+        XCTAssertEqual(TunerColors.reading(s), TunerColors.red)
+    }
+}

@@ -43,7 +43,7 @@ public struct ChromaticStrip {
         guard s.detected else { return }
         let x = r.x0 + r.width * ChromaticStrip.indicatorFraction(cents: s.cents)
         let t = r.height * 0.13
-        let colour = TunerColors.reading(s.tuningClass)
+        let colour = TunerColors.reading(s)
         let glow = (s.inTune ? 7 : 4) * scale
         scene.pxGlowingTriangle(
             SIMD2(x - t, r.y0 + t * 0.3), SIMD2(x + t, r.y0 + t * 0.3), SIMD2(x, r.y0 + t * 1.5),

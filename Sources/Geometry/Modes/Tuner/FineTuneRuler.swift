@@ -44,7 +44,7 @@ public struct FineTuneRuler {
         }
         guard s.detected else { return }
         let x = x0 + (x1 - x0) * FineTuneRuler.indicatorFraction(cents: s.cents)
-        let colour = TunerColors.reading(s.tuningClass)
+        let colour = TunerColors.reading(s)
         scene.pxLine(
             SIMD2(x, base + r.height * 0.04), SIMD2(x, base - tall * 1.08), width: max(1.5, 2.5 * scale),
             color: colour, feather: 4 * scale)

@@ -28,17 +28,17 @@ public struct InfoBar {
                 s.detected ? s.target.name() : "---", at: SIMD2(r.midX, y), size: font * 1.25,
                 color: s.inTune ? TunerColors.white : ink)
             scene.glowText(
-                s.detected ? TunerFormat.cents(s.cents) : "---\u{00A2}", at: SIMD2(r.x1 - r.width * 0.17, y),
-                size: font * 0.8, color: s.detected ? TunerColors.reading(s.tuningClass) : ink)
+                !s.detected ? "---\u{00A2}" : s.unsure ? "?\u{00A2}" : TunerFormat.cents(s.cents), at: SIMD2(r.x1 - r.width * 0.17, y),
+                size: font * 0.8, color: s.detected ? TunerColors.reading(s) : ink)
         }
-        let n = s.detected ? InfoBar.lit(cents: s.cents) : 0
+        let n = s.detected && !s.unsure ? InfoBar.lit(cents: s.cents) : 0
         let t = font * 0.32
         for si in 0..<2 {
             let side: Float = si == 0 ? -1 : 1
             for i in 0..<2 {
                 let cx = r.midX + side * (font * 1.55 + Float(i) * t * 2.3)
                 let litHere = (side < 0) == (s.cents < 0) && i < n
-                let colour = litHere ? TunerColors.reading(s.tuningClass) : SIMD4<Float>(0.25, 0.07, 0.05, 1)
+                let colour = litHere ? TunerColors.reading(s) : SIMD4<Float>(0.25, 0.07, 0.05, 1)
                 // Flat triangles point right (raise), sharp ones point left (lower): toward the note.
                 let tip = SIMD2<Float>(cx - side * t, r.midY), b0 = SIMD2<Float>(cx + side * t, r.midY - t),
                     b1 = SIMD2<Float>(cx + side * t, r.midY + t)

@@ -87,7 +87,7 @@ public struct LEDArcMeter {
             let a = p + tan * -outerHalf, b = p + tan * outerHalf
             let c = p + n * length + tan * innerHalf, d = p + n * length - tan * innerHalf
             let isCentre = k == LEDArcMeter.centre
-            let hue = isCentre ? TunerColors.phosphor : LEDArcMeter.sideHue(s.tuningClass)
+            let hue = isCentre ? TunerColors.phosphor : s.unsure ? TunerColors.unsure : LEDArcMeter.sideHue(s.tuningClass)
             let lit = LEDArcMeter.isLit(k, cents: s.cents, detected: s.detected)
             if lit {
                 let core = isCentre && s.inTune ? TunerColors.white : hue

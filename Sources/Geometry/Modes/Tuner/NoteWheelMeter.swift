@@ -106,7 +106,7 @@ public struct NoteWheelMeter {
         // The twelve o'clock pointer: a triangle above the upper rim, pointing at the wheel.
         let top = SIMD2<Float>(c.centreX, c.archY(atX: c.centreX) + rimTop)
         let tw = c.h * 0.035
-        let pointer = s.detected ? TunerColors.reading(s.tuningClass) : TunerColors.phosphor
+        let pointer = s.detected ? TunerColors.reading(s) : TunerColors.phosphor
         scene.pxGlowingTriangle(
             top + SIMD2(-tw, -tw * 1.6), top + SIMD2(tw, -tw * 1.6), top + SIMD2(0, -tw * 0.1),
             color: TunerColors.scaled(pointer, on), glow: 5 * scale)
@@ -119,7 +119,7 @@ public struct NoteWheelMeter {
             let read = s.detected ? TunerFormat.cents(s.cents) : "---"
             scene.glowText(
                 read, at: SIMD2(c.centreX, y), size: fontSize * 0.9,
-                color: s.detected ? TunerColors.reading(s.tuningClass) : TunerColors.scaled(TunerColors.phosphor, on))
+                color: s.detected ? TunerColors.reading(s) : TunerColors.scaled(TunerColors.phosphor, on))
         }
     }
 }

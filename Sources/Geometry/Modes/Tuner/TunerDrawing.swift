@@ -18,9 +18,13 @@ enum TunerColors {
     static let red = SIMD4<Float>(1.0, 0.2, 0.1, 1)
     static let white = SIMD4<Float>(0.96, 1.0, 0.96, 1)
     static let dim = SIMD4<Float>(0.30, 0.55, 0.36, 0.55)
+    static let unsure = SIMD4<Float>(0.6, 0.6, 0.6, 1)
 
     /// A reading's colour by its class (`TuningTolerance`), the same on every meter: the
     /// white in-tune glow, amber near, LED red far.
+    /// The colour of a view's reading: its class's, or grey while the reading is unsure.
+    static func reading(_ s: TunerViewState) -> SIMD4<Float> { s.unsure ? unsure : reading(s.tuningClass) }
+
     static func reading(_ c: TuningClass) -> SIMD4<Float> {
         switch c {
         case .inTune: white

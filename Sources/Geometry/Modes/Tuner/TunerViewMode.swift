@@ -135,8 +135,8 @@ enum ArcReadout {
         scene.glowText(s.detected ? s.target.name() : "---", at: SIMD2(c.centreX, c.y + c.h * 0.66), size: f, color: colour)
         if s.detected {
             scene.glowText(
-                TunerFormat.cents(s.cents), at: SIMD2(c.centreX, c.y + c.h * 0.84), size: f * 0.38,
-                color: TunerColors.alpha(TunerColors.reading(s.tuningClass), 0.9))
+                s.unsure ? "?\u{00A2}" : TunerFormat.cents(s.cents), at: SIMD2(c.centreX, c.y + c.h * 0.84), size: f * 0.38,
+                color: TunerColors.alpha(TunerColors.reading(s), 0.9))
         }
     }
 }

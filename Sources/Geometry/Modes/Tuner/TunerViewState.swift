@@ -43,8 +43,11 @@ public struct TunerViewState: Sendable, Equatable {
     public var target = Note(midi: 69)
     /// The smoothed cents' class (`TuningTolerance`); `.far` while nothing is detected.
     public var tuningClass = TuningClass.far
-    /// Within ±5¢ of the target.
-    public var inTune: Bool { tuningClass == .inTune }
+    /// The pitched source does not dominate its band (`TunerReading.unsure`, a kick under a
+    /// bass): every meter shows the reading grey, with no cents and no in-tune glow.
+    public var unsure = false
+    /// Within ±5¢ of the target, and sure of it.
+    public var inTune: Bool { tuningClass == .inTune && !unsure }
     /// Continuous wheel position in semitones (MIDI number + cents/100), kept through `---`.
     public var wheelPosition = 69.0
     /// Stroboscope band phases (rad, wrapped to 0…2π) for harmonics 1…4.
@@ -115,6 +118,7 @@ public struct TunerViewState: Sendable, Equatable {
         } else {
             update(frequency: nil, target: target, cents: 0, reading: strobe, dt: dt)
         }
+        unsure = display?.unsure ?? false
     }
 
     /// Integrates the band phases: φ += ω·dt (ω capped at ±120 rad/s), wrapped to 0…2π.
