@@ -20,7 +20,7 @@ public enum AudioTrackFile {
 
     /// Where in its original the sound of `path` starts, when `render --audio-only` wrote it.
     public static func start(ofFile path: String) -> Double? {
-        guard path != "-", !path.hasPrefix("pipe:"), let opened = try? InputPolicy().open(path) else { return nil }
+        guard AudioPacketCopier.isRegularFile(path), let opened = try? InputPolicy().open(path) else { return nil }
         defer { opened.close() }
         guard let entry = av_dict_get(opened.format.pointee.metadata, tag, nil, 0), let value = entry.pointee.value else { return nil }
         let text = String(cString: value)

@@ -1,6 +1,10 @@
 import CFFmpeg
 import SpecvizCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The joined file's sound, written alongside the video packets in time order: encoded from
 /// the original (`AudioTrackEncoder`) or copied from an AAC file (`AudioPacketCopier`).
 protocol JoinedSound: AnyObject {
@@ -36,7 +40,8 @@ public final class AudioPacketCopier: JoinedSound {
         guard let oformat = av_guess_format(nil, name, nil).map({ String(cString: $0.pointee.name) }),
             ["mp4", "mov", "matroska", "ipod"].contains(where: { oformat.contains($0) })
         else { return false }
-        guard path != "-", !path.hasPrefix("pipe:"), let opened = try? InputPolicy().open(path) else { return false }
+        // Only a regular file is looked into: a FIFO or a device is read once, by the decoder.
+        guard isRegularFile(path), let opened = try? InputPolicy().open(path) else { return false }
         defer { opened.close() }
         guard AudioDecoder.findStreamInfo(opened.format, video: false) >= 0 else { return false }
         let a = av_find_best_stream(opened.format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
@@ -44,6 +49,13 @@ public final class AudioPacketCopier: JoinedSound {
         let p = par.pointee
         return p.codec_id == AV_CODEC_ID_AAC && p.extradata_size > 0 && (1...2).contains(p.ch_layout.nb_channels)
             && (8000...96000).contains(p.sample_rate)
+    }
+
+    /// Whether `path` is a regular file (following links), which can be opened twice.
+    static func isRegularFile(_ path: String) -> Bool {
+        guard path != "-", !path.hasPrefix("pipe:") else { return false }
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Opens `path` and adds a copy of its audio stream to `out` (before its header).
