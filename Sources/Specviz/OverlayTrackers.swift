@@ -10,8 +10,10 @@ import Tuning
 /// feed has read, never more. A pitch tracker and stroboscope run when the tuner overlay
 /// or the tuner view can be shown, a tempo tracker when the BPM overlay can be.
 public final class OverlayTrackers: AnalysisTap {
-    public let pitch: PitchTracker?
-    public let strobe: StroboscopeAnalyzer?
+    /// The pitch tracker and stroboscope whose readings are shown (a render's relay replaces
+    /// them every `memory.period`, see `TunerMemory`).
+    public internal(set) var pitch: PitchTracker?
+    public internal(set) var strobe: StroboscopeAnalyzer?
     public let tempo: TempoTracker?
     /// The oscilloscope's trigger (`--mode scope`; always in live, where keys switch modes).
     public let scope: ScopeTrigger?
@@ -21,7 +23,21 @@ public final class OverlayTrackers: AnalysisTap {
     /// The strobe's reading over the audio since the last frame that brought new audio
     /// (the feed reads in 2048-sample hops, so some video frames bring none).
     private var strobeReading = StrobeReading()
-    private var heardSinceReading = false
+    var heardSinceReading = false
+
+    /// A render's bounded tuner memory (nil: live, which remembers everything it heard).
+    public let memory: TunerMemory?
+    /// Samples heard so far (from time 0, skipped ones included).
+    var position = 0
+    /// Samples a pitch tracker analysed, over all trackers (the tuner's work).
+    public internal(set) var pitchSamples = 0
+    /// The pitch tracker and stroboscope warming up for the next period, and a fresh pair
+    /// made ahead (in `apply`, once per frame) so that `process` does not allocate.
+    var next: (PitchTracker, StroboscopeAnalyzer)?
+    var spare: (PitchTracker, StroboscopeAnalyzer)?
+    let makePair: () -> (PitchTracker, StroboscopeAnalyzer)
+    /// No pair hears anything before this sample (`skipTuner`).
+    var skipUntil = 0
 
     /// - Parameters:
     ///   - pitch, tempo: which trackers to run.
@@ -29,14 +45,18 @@ public final class OverlayTrackers: AnalysisTap {
     ///   - system: temperament, tonic and transposition of the tuner (issue 19).
     public init(
         sampleRate: Int, pitch: Bool, tempo: Bool, scope: Bool = false, preset: TuningPreset = .chromatic,
-        reference: Double = 440, system: TuningSystem = .equal
+        reference: Double = 440, system: TuningSystem = .equal, memory: TunerMemory? = nil
     ) {
         self.reference = reference
         self.system = system
+        self.memory = memory
+        makePair = {
+            let p = PitchTracker(sampleRate: sampleRate, preset: preset, reference: reference)
+            p.system = system
+            return (p, StroboscopeAnalyzer(sampleRate: Double(sampleRate)))
+        }
         if pitch {
-            self.pitch = PitchTracker(sampleRate: sampleRate, preset: preset, reference: reference)
-            self.pitch?.system = system
-            strobe = StroboscopeAnalyzer(sampleRate: Double(sampleRate))
+            (self.pitch, strobe) = makePair()
         } else {
             self.pitch = nil
             strobe = nil
@@ -52,19 +72,16 @@ public final class OverlayTrackers: AnalysisTap {
         guard pitch || settings.tempoOverlay || scope else { return nil }
         return OverlayTrackers(
             sampleRate: sampleRate, pitch: pitch, tempo: settings.tempoOverlay, scope: scope,
-            preset: settings.preset, reference: settings.reference, system: settings.tuningSystem)
+            preset: settings.preset, reference: settings.reference, system: settings.tuningSystem,
+            memory: TunerMemory(sampleRate: sampleRate, period: settings.tunerPeriod, warmUp: settings.tunerWarmUp))
     }
 
     public func process(_ samples: UnsafeBufferPointer<Float>) {
-        if let pitch, let strobe {
-            pitch.process(samples)
-            // The strobe follows the target of what is displayed (dark while nothing is).
-            strobe.setTarget(frequency: pitch.display.map { system.frequency(of: system.sounding($0.target), reference: reference) } ?? 0)
-            strobe.process(samples)
-            heardSinceReading = true
-        }
-        tempo?.process(samples)
+        if pitch != nil { processPitch(samples) }
+        // Offline beats replace everything the causal tempo tracker would show.
+        if offline == nil { tempo?.process(samples) }
         scope?.process(samples)
+        position += samples.count
     }
 
     /// What the tuner overlay shows now: the latched note and cents, or `---` (empty note).
@@ -120,6 +137,7 @@ public final class OverlayTrackers: AnalysisTap {
             tempoState = TempoOverlay(bpm: offlineBPM(at: time), beat: 0, position: position, beatsPerBar: offline.beatsPerBar)
         }
         composer.setOverlays(tuner: tunerOverlay ? self.tunerOverlay : nil, tempo: tempoOverlay ? tempoState : nil)
+        if memory != nil && spare == nil && pitch != nil { spare = makePair() }
         if let pitch, let strobe {
             if heardSinceReading { // read every frame that heard audio, shown or not
                 strobeReading = strobe.reading()

@@ -80,10 +80,21 @@ public final class RenderJob {
         }
     }
 
+    /// Before stepping from 0 to draw frames from `first` on: the tuner's pitch tracker
+    /// hears only what the readings of those frames depend on (`TunerMemory`), unless the
+    /// mode itself draws from the readings (the tuner view's needle keeps its own past).
+    func boundTunerPreRoll(first: Int) {
+        guard first > 0, framesStepped == 0, !settings.mode.traits.needsPitch, let trackers else { return }
+        // The feed has read at most a hop less than the first frame's time by then.
+        let sample = Double(first) / Double(settings.fps) * Double(feed.sampleRate)
+        trackers.skipTuner(before: max(0, Int(sample) - 2 * feed.analyzer.hopSize))
+    }
+
     /// Renders one still at time `at` (seconds) into a picture. Calls must go forward in time.
     public func still(at time: Double) throws -> PixelBuffer {
         guard time.isFinite, time >= 0 else { throw RenderError.badStillTime(time) }
         let k = Int(min((time * Double(settings.fps) + 1e-9).rounded(.down), Double(Int32.max)))
+        boundTunerPreRoll(first: k)
         try advance(toFrame: k)
         var picture = PixelBuffer(width: settings.width, height: settings.height)
         try composer.render(into: &picture)
@@ -166,6 +177,7 @@ public final class RenderJob {
         into full: BlockingQueue<Result<Rendered, Error>?>, stop: Locked<Bool>
     ) {
         do {
+            boundTunerPreRoll(first: first)
             for k in 0..<first {
                 if stop.value || cancelled() { break }
                 if feed.exhausted && Double(k) / Double(settings.fps) > feed.timeRead + 1 {

@@ -67,6 +67,10 @@ public struct RenderSettings: Sendable {
     public var meter: TunerMeter = .arc
     /// Rasteriser threads.
     public var threads = 2
+    /// How far back a render's tuner remembers (`TunerMemory`): periods of this many
+    /// seconds, each shown by a pitch tracker started `tunerWarmUp` seconds before it.
+    public var tunerPeriod = 20.0
+    public var tunerWarmUp = 4.0
 
     public init() {}
 

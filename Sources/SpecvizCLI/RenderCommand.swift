@@ -84,6 +84,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Render only the K-th of N equal, frame-aligned time segments (e.g. 2/4); join them with `specviz join`.")
     var segment: Segment?
 
+    @Flag(
+        name: .customLong("audio-only"),
+        help: "Write only the sound, as the render would encode it (-o NAME.m4a), for `join --audio` to copy: a task beside the segments.")
+    var audioOnly = false
+
     @Flag(help: "With --bpm: flash and beat dot as live shows them (causal) instead of on the beats of the whole-track analysis.")
     var causal = false
 
@@ -103,6 +108,7 @@ struct RenderCommand: ParsableCommand {
         {
             throw ValidationError("--progress and -o both write '\(p)': send the progress elsewhere")
         }
+        if audioOnly { return try validateAudioOnly() }
         if let output {
             let lower = output.lowercased()
             let ext = lower.lastIndex(of: ".").map { String(lower[lower.index(after: $0)...]) } ?? ""
@@ -140,6 +146,7 @@ struct RenderCommand: ParsableCommand {
         if live { return try runLive(settings: settings) }
         guard let output else { throw ValidationError("missing -o OUTPUT") }
         Termination.install()
+        if audioOnly { return try writeAudioOnly(to: output) }
         // A device or pipe without an extension (/dev/null, /dev/stdout) takes a PNG with --at,
         // else a video (Matroska: it streams).
         let isPNG = output.lowercased().hasSuffix(".png") || (at != nil && OutputTarget.formatName(output, fallback: "png") == "stream.png")

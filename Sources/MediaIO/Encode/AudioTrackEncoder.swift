@@ -34,6 +34,9 @@ final class AudioTrackEncoder {
 
     var stream: UnsafeMutablePointer<AVStream> { core.stream }
 
+    /// The input is read to its end (or to `duration`): what is left is in the FIFO.
+    var ended: Bool { inputDone }
+
     /// Pulls one chunk of input through the resampler into the FIFO. False at the end.
     private func pull() throws -> Bool {
         guard !inputDone else { return false }

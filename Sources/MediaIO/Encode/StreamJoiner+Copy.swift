@@ -5,7 +5,7 @@ extension StreamJoiner {
     /// Copies the parts' packets into the joined file one part after the other, shifting
     /// each part by the video length before it (in seconds, as a rational of the frame
     /// rate: exact for constant-rate parts); the sound is either the parts' own, copied,
-    /// or the original's, encoded alongside (`audioEncoder`).
+    /// or the original's, encoded alongside, or an AAC file's, copied alongside (`audioEncoder`).
     final class PacketCopier {
         let out: UnsafeMutablePointer<AVFormatContext>
         let path: String
@@ -13,7 +13,7 @@ extension StreamJoiner {
         /// The joined video stream, and the copied audio stream (nil: none, or encoded).
         let vs: UnsafeMutablePointer<AVStream>
         var copiedAudio: UnsafeMutablePointer<AVStream>?
-        var audioEncoder: AudioTrackEncoder?
+        var audioEncoder: JoinedSound?
         var packet = av_packet_alloc()
         var framesBefore = 0
         var lastAudioDTS = Int64.min

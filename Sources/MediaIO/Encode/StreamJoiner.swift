@@ -7,8 +7,10 @@ import SpecvizCore
 ///
 /// Sound: with `audio` (the original, read from the render's --from) the original's sound is
 /// encoded once over the whole joined span (for the joined video's length), so there is no gap or click
-/// at a join; without it the parts' own audio packets are copied (each part's encoder
-/// priming may then be audible at the joins).
+/// at a join; with `copyingAudio` (an AAC file: `render --audio-only`, or an AAC original)
+/// its packets are copied unchanged, the sound encoded once beside the segments; without
+/// either the parts' own audio packets are copied (each part's encoder priming may then be
+/// audible at the joins).
 ///
 /// All parts must hold the same video stream kind (codec, size, frame rate and codec
 /// header). The output is written under a temporary name and renamed at the end.
@@ -82,14 +84,14 @@ public enum StreamJoiner {
     @discardableResult
     public static func join(
         parts paths: [String], to path: String, audio: AudioTrackSource? = nil,
-        audioName: String = "audio"
+        audioName: String = "audio", copyingAudio: String? = nil
     ) throws -> Summary {
         _ = quietLibav
         guard let firstPath = paths.first else { throw MediaError("nothing to join: no parts given") }
         var first: Part? = try Part(path: firstPath)
         let rate = first!.frameRate
         guard rate.num > 0, rate.den > 0 else { throw MediaError("'\(firstPath)' has no frame rate") }
-        let frames = try checkParts(paths, first: first!, audio: audio)
+        let frames = try checkParts(paths, first: first!, ownSound: audio == nil && copyingAudio == nil)
         let seconds = Double(frames) * Double(rate.den) / Double(rate.num)
 
         let temp = AtomicFile.temporaryPath(for: path)
@@ -105,7 +107,9 @@ public enum StreamJoiner {
         }
         do {
             copier = try PacketCopier(out: out, first: first!, rate: rate, path: path)
-            if let audio {
+            if let copyingAudio {
+                copier!.audioEncoder = try AudioPacketCopier(path: copyingAudio, format: out)
+            } else if let audio {
                 copier!.audioEncoder = try AudioTrackEncoder(source: audio, name: audioName, format: out, duration: seconds)
             } else if first!.audio >= 0 {
                 try copier!.copyAudio(of: first!)
@@ -129,13 +133,13 @@ public enum StreamJoiner {
 
     /// Checks every part against the first (and their stamps as a set) and counts their
     /// frames.
-    static func checkParts(_ paths: [String], first: Part, audio: AudioTrackSource?) throws -> Int {
+    static func checkParts(_ paths: [String], first: Part, ownSound: Bool) throws -> Int {
         var frames = 0
         var stamps: [(path: String, stamp: SegmentStamp?, frames: Int)] = []
         for (i, p) in paths.enumerated() {
             let part = i == 0 ? first : try Part(path: p)
             try checkMatch(part, first)
-            if audio == nil && (part.audio < 0) != (first.audio < 0) {
+            if ownSound && (part.audio < 0) != (first.audio < 0) {
                 throw MediaError("'\(p)' and '\(first.path)' differ in having sound: give --audio ORIGINAL")
             }
             let n = try part.frameCount()
