@@ -64,11 +64,8 @@ public struct BeatAnalysis: Sendable {
 /// 1. While the audio streams in: the causal `TempoTracker` (its display timeline gives
 ///    the tempo and, by showing nothing, beat-less stretches), and a finer onset-strength
 ///    envelope (the same spectral flux with half the hop, ~86 frames/s at 44.1 kHz).
-/// 2. `finish`: whether there is a pulse at all, and the local tempo where the display held
-///    none, come from `PulsePath` (the broadband onsets' periodicity against a shuffled copy;
-///    a Viterbi tempo path that follows a drift). The local tempo candidates at each frame are
-///    the displayed tempi of the steady runs that heard it, else the path's; dynamic
-///    programming (Ellis 2007) picks the beat sequence that
+/// 2. `finish`: the local tempo candidates at each frame are the displayed tempi of the
+///    updates that heard it; dynamic programming (Ellis 2007) picks the beat sequence that
 ///    best balances onset strength at the beats against inter-beat intervals far from a
 ///    candidate period: C(t) = o(t) + max_τ [C(τ) − α·min_P log²((t − τ)/P)].
 /// 3. The metrical level: the folded beat grid is compared with its off-beats (a strong,
@@ -76,7 +73,8 @@ public struct BeatAnalysis: Sendable {
 ///    (every other beat much weaker means the beat is half as fast); the tracker then runs
 ///    again at the chosen level.
 /// 4. Beats before the first stretch with a displayed tempo are kept only while their onsets
-///    stay strong (quiet intros get none); audio without a pulse gets no beats at all.
+///    stay strong (quiet intros get none); beat-less audio (no display for three quarters of
+///    the file) gets no beats at all.
 public final class BeatAnalyzer {
     public let sampleRate: Int
     /// The causal tracker run alongside (its updates are in the result).
@@ -95,8 +93,6 @@ public final class BeatAnalyzer {
     private var spectra: [Float] = []
     /// The causal display timeline so far.
     public private(set) var updates: [TempoUpdate] = []
-    /// The offline pulse and tempo path of the last `finish`.
-    private var path: PulsePath?
     private let tracksBeats: Bool
     /// Pitch-class energies for the bar lines (only when beats are tracked).
     private let chroma: ChromaStream?
@@ -157,20 +153,14 @@ public final class BeatAnalyzer {
         var result = BeatAnalysis()
         result.updates = updates
         let duration = tracker.time
-        guard duration > 0, envelope.count > 16 else { return result }
+        let shown = shownSeconds()
+        guard duration > 0, shown >= 0.25 * duration, envelope.count > 16 else { return result }
         let broad = normalised(envelope), low = normalised(lowEnvelope), mid = normalised(midEnvelope)
         let wb = Self.mix[0], wl = Self.mix[1], wm = Self.mix[2]
         var o = [Float](repeating: 0, count: broad.count)
         for i in 0..<o.count { o[i] = wb * broad[i] + wl * low[i] + wm * mid[i] }
-        // Whether there is a pulse at all: the periodicity of the broadband onsets against
-        // their shuffled copy (`PulsePath`), not whether the live display showed a tempo.
-        let pulse = PulsePath(broad, frameRate: frameRate)
-        // Not yet the only test: a synthetic held chord's beating partials pass it
-        // (`testHeldChordHasNoBeats`), so the display must also have shown a tempo for a
-        // quarter of the track.
-        guard pulse.hasPulse, shownSeconds() >= 0.25 * duration else { return result }
-        path = pulse
         let runs = steadyRuns()
+        guard !runs.isEmpty else { return result }
 
         // Tempo candidates per frame at the tracker's (folded) level.
         let folded = candidates(runs)
@@ -216,11 +206,9 @@ public final class BeatAnalyzer {
         return total
     }
 
-    /// Median of the displayed tempo over the updates (folded level); without a display, of
-    /// the offline tempo path.
+    /// Median of the displayed tempo over the updates (folded level).
     private func mainTempo() -> Double {
         var values: [Double] = updates.compactMap { $0.display?.bpm }
-        if values.isEmpty { values = path?.bpm ?? [] }
         guard !values.isEmpty else { return 120 }
         values.sort()
         return values[values.count / 2]
@@ -261,18 +249,23 @@ public final class BeatAnalyzer {
     static let minRun = 3.0
 
     /// For each envelope frame, the tempi (BPM, folded level) of the steady runs whose
-    /// updates heard it (display time within `hearing` s after the frame); where none did,
-    /// the offline tempo path's (`PulsePath`, which follows a drifting tempo).
+    /// updates heard it (display time within `hearing` s after the frame); the nearest
+    /// run's where none did.
     private func candidates(_ runs: [(start: Double, end: Double, bpm: Double)]) -> [[Float]] {
         var out: [[Float]] = []
         out.reserveCapacity(envelope.count)
         for j in 0..<envelope.count {
             let t = frameTime(j)
             var set: [Float] = []
-            for r in runs where r.end >= t && r.start <= t + Self.hearing {
-                if set.count < 4 { set.append(Float(r.bpm)) }
+            var nearest = 0, distance = Double.infinity
+            for (k, r) in runs.enumerated() {
+                if r.end >= t && r.start <= t + Self.hearing {
+                    if set.count < 4 { set.append(Float(r.bpm)) }
+                }
+                let d = t < r.start ? r.start - t : max(0, t - r.end)
+                if d < distance { distance = d; nearest = k }
             }
-            if set.isEmpty { set.append(Float(path?.tempo(atFrame: j) ?? 120)) }
+            if set.isEmpty { set.append(Float(runs[nearest].bpm)) }
             out.append(set)
         }
         return out
@@ -604,11 +597,9 @@ public final class BeatAnalyzer {
 
     // MARK: - Intro trimming and segments
 
-    /// Drops leading beats before the first displayed tempo (without a display, before the
-    /// end of the first window of the offline path with a pulse) whose onsets are weak
-    /// (quiet intros).
+    /// Drops leading beats before the first displayed tempo whose onsets are weak (quiet intros).
     private func trimLeading(_ beats: [Int], o: [Float]) -> [Int] {
-        guard let firstShown = updates.first(where: { $0.display != nil })?.time ?? path?.firstPulse.map({ frameTime($0) }) else { return [] }
+        guard let firstShown = updates.first(where: { $0.display != nil })?.time else { return [] }
         let strengths = beats.map { strength(o, at: Double($0)) }
         let locked = zip(beats, strengths).filter { frameTime($0.0) >= firstShown }.map { $0.1 }.sorted()
         guard !locked.isEmpty else { return beats }

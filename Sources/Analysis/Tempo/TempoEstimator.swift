@@ -162,12 +162,6 @@ final class TempoEstimator {
     @inline(__always)
     private func bpm(at g: Int) -> Double { Self.minBPM + Double(g) * Self.gridStep }
 
-    /// Grid tempi (80–160 BPM in `gridStep` steps) whose family scores `estimate` leaves.
-    var gridSize: Int { gridCount }
-    /// The octave-family score of grid tempo `g` (`minBPM + g·gridStep`) from the last
-    /// `estimate` that returned a value.
-    func familyScore(_ g: Int) -> Float { scores[g] }
-
     /// Step 1 and the raw autocorrelation of step 2. False when the signal is flat.
     private func prepare(_ onset: UnsafePointer<Float>, count n: Int) -> Bool {
         prefix[0] = 0
