@@ -28,7 +28,7 @@ summary_line() {  # SET NAME
     $PY "$HERE/summarize.py" line "$(basename "$d")" "$2" "$r" "$r-causal" "$d/manifest.csv"
 }
 
-SETS="dev val dev-ext val-ext"
+SETS="dev val dev-ext val-ext val2 val2-ext"
 if [ "$1" = "--summary" ] && [ $# -eq 2 ]; then
     for s in $SETS; do
         [ -d "$CORPORA/results/$s/$2" ] && summary_line "$s" "$2"
