@@ -58,7 +58,7 @@ let package = Package(
         .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // MARK: Tests.
-        .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore", "MediaIO"]),
+        .target(name: "SpecvizTestSupport", dependencies: ["SpecvizCore", "MediaIO", "Geometry"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "SpecvizTestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ShadersCPU", "SpecvizCore", "SpecvizTestSupport"]),
         .testTarget(name: "SpecvizTests", dependencies: ["Specviz", "Tuning", "MediaIO", "Raster", "ShadersCPU", "SpecvizTestSupport"]),

@@ -1,6 +1,7 @@
 import Analysis
 import Geometry
 import SpecvizCore
+import SpecvizTestSupport
 import XCTest
 
 /// Vertical and square frames are filled (issue 17): the extent of the geometry at full
@@ -9,23 +10,8 @@ import XCTest
 final class FrameFillTests: XCTestCase {
     /// Pixel bounding box (x0, y0, x1, y1; y down) of every vertex of `scene`.
     static func extent(_ scene: Scene, layout: Layout) -> SIMD4<Float> {
-        var lo = SIMD2<Float>(.infinity, .infinity), hi = -lo
-        for item in scene.items {
-            guard case .draw(let d) = item else { continue }
-            for i in d.first..<(d.first + d.count) {
-                let q: SIMD2<Float>
-                if d.pipeline == .flat2D {
-                    q = scene.vertices2D[i].position
-                } else {
-                    let p = scene.vertices3D[i].position
-                    let c = d.mvp * SIMD4(p.x, p.y, p.z, 1)
-                    q = SIMD2(c.x / c.w, c.y / c.w)
-                }
-                let px = layout.pixel(q)
-                lo = pointwiseMin(lo, px); hi = pointwiseMax(hi, px)
-            }
-        }
-        return SIMD4(lo.x, lo.y, hi.x, hi.y)
+        let r = SceneBoxes.extent(scene, layout: layout)
+        return SIMD4(r.x0, r.y0, r.x1, r.y1)
     }
 
     static func fullState() -> VisualState {

@@ -73,26 +73,8 @@ enum Modes2D {
         return picture
     }
 
-    /// Inked pixel box (x0, y0, x1, y1; y down, x1/y1 exclusive) of a text run, placed as
-    /// the rasteriser places it.
-    static func box(_ run: TextRun, font: FreeTypeFont) -> Layout.Rect? {
-        let size = max(1, Int(run.size.rounded()))
-        var width: Float = 0
-        for s in run.text.unicodeScalars { width += font.glyph(s, pixelSize: size)?.advance ?? 0 }
-        var pen = run.origin.x - (run.anchor == .center ? width / 2 : run.anchor == .right ? width : 0)
-        let baseline = Int(run.origin.y.rounded())
-        var r: Layout.Rect? = nil
-        for s in run.text.unicodeScalars {
-            guard let g = font.glyph(s, pixelSize: size) else { continue }
-            if g.width > 0 && g.height > 0 {
-                let x0 = Float(Int(pen.rounded()) + g.bearing.x), y0 = Float(baseline + g.bearing.y)
-                let b = Layout.Rect(x0: x0, y0: y0, x1: x0 + Float(g.width), y1: y0 + Float(g.height))
-                r = r.map { Layout.Rect(x0: min($0.x0, b.x0), y0: min($0.y0, b.y0), x1: max($0.x1, b.x1), y1: max($0.y1, b.y1)) } ?? b
-            }
-            pen += g.advance
-        }
-        return r
-    }
+    /// Inked pixel box of a text run, placed as the rasteriser places it.
+    static func box(_ run: TextRun, font: FreeTypeFont) -> Layout.Rect? { SceneBoxes.box(run, font: font) }
 
     static func overlaps(_ a: Layout.Rect, _ b: Layout.Rect) -> Bool {
         a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1

@@ -4,6 +4,7 @@ import MediaIO
 import Raster
 import Specviz
 import SpecvizCore
+import SpecvizTestSupport
 import XCTest
 
 /// Issue 39, "a layout that reserves space": the title, the artist, the cover, the logo, the
@@ -103,7 +104,7 @@ final class FrameBoxesTests: XCTestCase {
         var boxes: [(String, Layout.Rect)] = []
         // Text inside the mode's own picture (the tuner view's) is the picture's.
         for (i, item) in scene.items.enumerated() where !composer.pictureItems.contains(where: { $0.contains(i) }) {
-            guard case .text(let run) = item, let b = Self.box(run, font: font) else { continue }
+            guard case .text(let run) = item, let b = SceneBoxes.box(run, font: font) else { continue }
             boxes.append(("'\(run.text)'", b))
         }
         if let art = composer.artworkLayout {
@@ -112,7 +113,7 @@ final class FrameBoxesTests: XCTestCase {
         }
         let texts = boxes.count
         for (k, range) in composer.pictureItems.enumerated() where !range.isEmpty {
-            let e = Self.extent(scene, items: range, layout: layout)
+            let e = SceneBoxes.extent(scene, items: range, layout: layout)
             XCTAssertTrue(e.x0 >= -1 && e.y0 >= -1 && e.x1 <= w + 1 && e.y1 <= h + 1, "\(tag): the picture leaves the frame: \(e)")
             boxes.append(("picture \(k)", e))
         }
@@ -129,53 +130,11 @@ final class FrameBoxesTests: XCTestCase {
         guard let art = composer.artworkLayout else { return }
         for (i, item) in scene.items.enumerated() {
             guard case .draw = item, !composer.pictureItems.contains(where: { $0.contains(i) }) else { continue }
-            let e = Self.extent(scene, items: i..<(i + 1), layout: layout)
+            let e = SceneBoxes.extent(scene, items: i..<(i + 1), layout: layout)
             for (name, r) in [("cover", art.cover), ("logo", art.logo)] {
                 if let r, Self.overlaps(e, r) { XCTFail("\(tag): draw \(i) \(e) under the \(name) \(r)") }
             }
         }
-    }
-
-    /// Pixel box of the vertices of `items` (2D in clip space, 3D through each draw's MVP).
-    static func extent(_ scene: Scene, items: Range<Int>, layout: Layout) -> Layout.Rect {
-        var lo = SIMD2<Float>(.infinity, .infinity), hi = -lo
-        for item in scene.items[items] {
-            guard case .draw(let d) = item else { continue }
-            for i in d.first..<(d.first + d.count) {
-                let q: SIMD2<Float>
-                if d.pipeline == .flat2D {
-                    q = scene.vertices2D[i].position
-                } else {
-                    let p = scene.vertices3D[i].position
-                    let c = d.mvp * SIMD4(p.x, p.y, p.z, 1)
-                    q = SIMD2(c.x / c.w, c.y / c.w)
-                }
-                let px = layout.pixel(q)
-                lo = pointwiseMin(lo, px)
-                hi = pointwiseMax(hi, px)
-            }
-        }
-        return Layout.Rect(x0: lo.x, y0: lo.y, x1: hi.x, y1: hi.y)
-    }
-
-    /// Inked pixel box of a text run, placed as the rasteriser places it.
-    static func box(_ run: TextRun, font: FreeTypeFont) -> Layout.Rect? {
-        let size = max(1, Int(run.size.rounded()))
-        var width: Float = 0
-        for s in run.text.unicodeScalars { width += font.glyph(s, pixelSize: size)?.advance ?? 0 }
-        var pen = run.origin.x - (run.anchor == .center ? width / 2 : run.anchor == .right ? width : 0)
-        let baseline = Int(run.origin.y.rounded())
-        var r: Layout.Rect? = nil
-        for s in run.text.unicodeScalars {
-            guard let g = font.glyph(s, pixelSize: size) else { continue }
-            if g.width > 0 && g.height > 0 {
-                let x0 = Float(Int(pen.rounded()) + g.bearing.x), y0 = Float(baseline + g.bearing.y)
-                let b = Layout.Rect(x0: x0, y0: y0, x1: x0 + Float(g.width), y1: y0 + Float(g.height))
-                r = r.map { Layout.Rect(x0: min($0.x0, b.x0), y0: min($0.y0, b.y0), x1: max($0.x1, b.x1), y1: max($0.y1, b.y1)) } ?? b
-            }
-            pen += g.advance
-        }
-        return r
     }
 
     /// Overlap by more than half a pixel (edges that touch do not overlap).
