@@ -35,11 +35,14 @@ extension BeatAnalyzer {
         return (Double(mid / pairs / onMean), Double(min(e, d) / max(max(e, d), 1e-6)), Double(third / pairs / onMean))
     }
 
-    /// ½, 1 or 2: the ratio of the tapped beat to the folded grid `beats` at `tempo` BPM.
-    func chooseLevel(broad: [Float], low: [Float], mid: [Float], beats: [Int], tempo: Double) -> Double {
+    /// ½, 1 or 2: the ratio of the tapped beat to the folded grid `beats` at `tempo` BPM, and
+    /// the grid's broadband features (which also tell a compound metre).
+    func chooseLevel(broad: [Float], low: [Float], mid: [Float], beats: [Int], tempo: Double)
+        -> (factor: Double, broad: (mid: Double, alternation: Double, triplet: Double))
+    {
         let b = gridFeatures(broad, beats: beats), l = gridFeatures(low, beats: beats), m = gridFeatures(mid, beats: beats)
         lastLevelFeatures = [b.mid, b.alternation, b.triplet, l.mid, l.alternation, l.triplet, m.mid, m.alternation, m.triplet]
-        return Self.levelRule(tempo: tempo, broad: b, low: l, mid: m)
+        return (Self.levelRule(tempo: tempo, broad: b, low: l, mid: m), b)
     }
 
     /// The level rules on grid features of the folded beat (also used causally by `TempoTracker`).

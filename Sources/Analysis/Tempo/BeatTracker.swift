@@ -168,7 +168,8 @@ public final class BeatAnalyzer {
         guard beats.count >= 4 else { return result }
 
         // Metrical level.
-        var factor = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo())
+        let level = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo())
+        var factor = level.factor
         if let range { factor = BeatAnalyzer.foldFactor(mainTempo(), into: range) }
         if factor != 1 { beats = track(o, periods: folded, factor: factor) }
         if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
@@ -186,7 +187,7 @@ public final class BeatAnalyzer {
         }
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
         // Beats that divide in three, never in two: a compound metre.
-        if factor == 1, lastLevelFeatures.count >= 3, lastLevelFeatures[2] >= 0.3, lastLevelFeatures[0] < 0.25 { result.compound = true }
+        if factor == 1, level.broad.triplet >= 0.3, level.broad.mid < 0.25 { result.compound = true }
         if let (perBar, first) = bars(beats: beats, low: low, mid: mid, compound: result.compound) {
             result.beatsPerBar = perBar
             for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
