@@ -43,16 +43,16 @@ public final class TempoTracker {
     /// happens (`announceAhead` before it is due), from the displayed
     /// tempo and the phase of the recent kick and snare onsets, so a display can flash on
     /// the beat rather than after it. Empty while no tempo is displayed.
-    public private(set) var predictedBeats: [Double] = []
+    public internal(set) var predictedBeats: [Double] = []
 
     private let onset: OnsetStrength
     private let estimator: TempoEstimator
-    private var filter = TempoDisplayFilter()
+    var filter = TempoDisplayFilter()
     private let pending: OwnedBuffer<Float>
     private var pendingCount = 0
     private var samplesIn = 0
     // Onset history: a ring of `capacity` frames, linearised into `linear` for estimates.
-    private let capacity: Int
+    let capacity: Int
     private let ring: OwnedBuffer<Float>
     private let linear: OwnedBuffer<Float>
     private let powerRing: OwnedBuffer<Float>
@@ -64,7 +64,7 @@ public final class TempoTracker {
     /// Shortest history (frames) a split half or a recent-window estimate is read from (2 s).
     private let minHalfFrames: Int
     private let keepAfterFlush: Int
-    private let silenceFrames: Int
+    let silenceFrames: Int
     private let recentFrames: Int
     // Onset (beat dot) detector state.
     private var framesSinceOnset = Int.max / 2
@@ -72,22 +72,22 @@ public final class TempoTracker {
     private var onsetSumSquares: Float = 0
     private let minOnsetGap: Int
     // Beat prediction: low+mid-band onsets (kicks, snares; not hi-hats) and the next beat.
-    private let beatRing: OwnedBuffer<Float>
-    private var framesIn = 0
-    private var nextBeatFrame: Double?
-    private var phaseMisses = 0
-    private let scoreRing: OwnedBuffer<Float>
-    private let logTable: OwnedBuffer<Float> // log(d), d < capacity
+    let beatRing: OwnedBuffer<Float>
+    var framesIn = 0
+    var nextBeatFrame: Double?
+    var phaseMisses = 0
+    let scoreRing: OwnedBuffer<Float>
+    let logTable: OwnedBuffer<Float> // log(d), d < capacity
     // Causal metrical level: band rings (by absolute frame) and the level with hysteresis.
-    private let broadRing: OwnedBuffer<Float>
-    private let lowRing: OwnedBuffer<Float>
-    private let midRing: OwnedBuffer<Float>
-    private var levelVotes: [Double] = []
+    let broadRing: OwnedBuffer<Float>
+    let lowRing: OwnedBuffer<Float>
+    let midRing: OwnedBuffer<Float>
+    var levelVotes: [Double] = []
     /// The tapped level ÷ the displayed (80–160 BPM) tempo: ½, 1 or 2 (issue 18). The
     /// predicted beats follow it; `display` stays folded.
-    public private(set) var level = 1.0
-    private var beatSum: Float = 0
-    private var beatSumSquares: Float = 0
+    public internal(set) var level = 1.0
+    var beatSum: Float = 0
+    var beatSumSquares: Float = 0
 
     /// A 4 s recent-window estimate replaces the whole-history one when its confidence
     /// is at least this, and this margin above the whole's.
@@ -221,285 +221,14 @@ public final class TempoTracker {
     /// a tempo 1.2 % of the time.
     static let firstEstimateSeconds = 1.25
 
-    /// Tightness of the forward beat programme (stiffer than `BeatAnalyzer`'s 100: with no
-    /// look-ahead a single syncopated kick must not pull the phase; public set: F 0.815 at
-    /// 100, 0.838 at 300 with `jumpFrames` 12).
-    static let beatTightness: Float = 300
-    /// Share of the phase error corrected per frame, and the error (in periods) beyond
-    /// which the phase jumps after `jumpFrames` frames.
-    static let phaseGain = 0.2
-    static let phaseJump = 0.15
-    static let jumpFrames = 12
-    /// A jump also waits at least this share of a period. Two phases with about the same
-    /// cumulative score take turns at the top: the one whose beat came last leads until the
-    /// other's next beat, up to half a period later. Only a lead that outlasts that moves the
-    /// beat (a 93 BPM funk groove jumped between its beats and off-beats every few beats:
-    /// public set, causal beat F on funk 0.83 → 0.92).
-    static let jumpPeriods = 0.6
-    /// Centre of onset frame n: (n + beatOffset) hops (a click shows in the frame that holds it).
-    static let beatOffset = 0.5
-    /// How far ahead of the audio heard a beat is announced (s): a display that hears its
-    /// audio in blocks (the render feed's 2048-sample hops, ~46 ms) still knows each beat
-    /// before the video frame that holds it.
-    static let announceAhead = 0.1
-
-    /// Beat prediction, once per onset frame. With a tempo on display of period P frames, the
-    /// forward pass of Ellis's beat programme over the kick and snare onsets (normalised by
-    /// the history's mean and deviation),
-    /// C(n) = o(n) + max_d [C(n − d) − α·log²(d/P)], d in P/2…2P,
-    /// is causal: the best C within the last period marks the newest beat. The next beat is
-    /// scheduled one period after it; a phase-locked loop follows the marks gently and jumps
-    /// when they stay off, and each beat is announced `announceAhead` before it is due (so a
-    /// display flashes on it, not after it).
-    private func predictBeat() {
-        let n = framesIn - 1
-        let slot = n % capacity
-        let frames = Float(min(framesIn, capacity))
-        let mean = beatSum / frames
-        let sd = max(1e-6, (max(0, beatSumSquares / frames - mean * mean)).squareRoot())
-        guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
-            nextBeatFrame = nil
-            programmePeriod = 0
-            scoreRing[slot] = programmeInput(n, mean: mean, sd: sd)
-            return
-        }
-        let period = 60 * frameRate / (shown.bpm * level)
-        // A new period (the level or the tempo changed): the history's cumulative scores were
-        // made with the old one, so the whole history is scored again with this one.
-        if programmePeriod != 0 && abs(period / programmePeriod - 1) > Self.rescoreChange {
-            let first = max(framesIn - capacity + 1, 0)
-            for m in first..<n { scoreRing[m % capacity] = programmeStep(m, from: first, period: period, mean: mean, sd: sd) }
-        }
-        programmePeriod = period
-        scoreRing[slot] = programmeStep(n, from: 0, period: period, mean: mean, sd: sd)
-        // The newest beat: the best cumulative score within the last period.
-        let span = max(1, Int(period.rounded()))
-        guard n >= span else { return }
-        var lastBeat = n, top = -Float.infinity
-        for m in (n - span + 1)...n where scoreRing[m % capacity] > top { top = scoreRing[m % capacity]; lastBeat = m }
-        let mark = Double(lastBeat) + halfShift * period
-        if var next = nextBeatFrame {
-            let m = ((next - mark) / period).rounded()
-            let error = mark + m * period - next
-            if abs(error) > Self.phaseJump * period {
-                phaseMisses += 1
-                if Double(phaseMisses) >= max(Double(Self.jumpFrames), Self.jumpPeriods * period) { next = mark + m * period; phaseMisses = 0 }
-            } else {
-                phaseMisses = 0
-                next += Self.phaseGain * error
-            }
-            nextBeatFrame = next
-        } else {
-            nextBeatFrame = mark + period
-            phaseMisses = 0
-        }
-        // Announce the beats due within `announceAhead` of the audio heard.
-        let horizon = Double(framesIn) + Self.announceAhead * frameRate
-        while var next = nextBeatFrame, next + Self.beatOffset < horizon {
-            let time = (next + Self.beatOffset) * Double(hop) / Double(sampleRate)
-            if next + Self.beatOffset >= Double(framesIn) - 0.5,
-                time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate
-            {
-                predictedBeats.append(time)
-            }
-            next += period
-            nextBeatFrame = next
-        }
-    }
-
-    /// The programme's input at frame `m`: the kick and snare onsets over the history's mean,
-    /// in deviations.
-    @inline(__always)
-    private func programmeInput(_ m: Int, mean: Float, sd: Float) -> Float {
-        max(0, beatRing[m % capacity] - mean) / sd
-    }
-
-    /// The forward programme's score at frame `m` (predecessors from frame `first` on).
-    private func programmeStep(_ m: Int, from first: Int, period: Double, mean: Float, sd: Float) -> Float {
-        let logP = Float(log(period))
-        let o = programmeInput(m, mean: mean, sd: sd)
-        let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(m - first, min(capacity - 1, Int((2 * period).rounded())))
-        var best: Float = 0
-        if dMin <= dMax {
-            for d in dMin...dMax {
-                let e = logTable[d] - logP
-                best = max(best, scoreRing[(m - d) % capacity] - Self.beatTightness * e * e)
-            }
-        }
-        return o + best
-    }
     /// The period (frames) the programme's scores were made with; 0 = none.
-    private var programmePeriod = 0.0
-    /// Relative change of the period beyond which the programme is scored again.
-    static let rescoreChange = 0.1
-
-    /// Mean-removed, deviation-scaled, half-wave rectified value of a band ring at frame `i`.
-    @inline(__always)
-    private func bandValue(_ r: UnsafeMutablePointer<Float>, _ i: Int, mean: Float, sd: Float) -> Float {
-        guard i >= 0, i < framesIn, i > framesIn - capacity else { return 0 }
-        return max(0, r[i % capacity] - mean) / sd
-    }
-
-    /// Grid features of the predicted beats in the history on one band ring, as
-    /// `BeatAnalyzer`'s: (half-beat ÷ beat, weaker ÷ stronger of alternate beats,
-    /// third-beat ÷ beat); nil with fewer than `minGridBeats` beats heard.
-    private func gridFeatures(_ r: UnsafeMutablePointer<Float>) -> (mid: Double, alternation: Double, triplet: Double)? {
-        gridFeaturesAndGroups(r)?.features
-    }
-
-    /// `gridFeatures`, and the accent contrast of the best grouping of the beats in twos and
-    /// in threes (mean of the accented beats over the mean of all, minus 1).
-    private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>)
-        -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)?
-    {
-        let stats = bandStats(r)
-        func strength(_ x: Double) -> Float { bandStrength(r, at: x, stats) }
-        var on: Float = 0, mid: Float = 0, third: Float = 0, even: Float = 0, odd: Float = 0
-        var count = 0, evenCount: Float = 0, oddCount: Float = 0, pairs: Float = 0
-        var previous: Double?
-        var byThree: (Float, Float, Float) = (0, 0, 0)
-        forEachHeardBeat { f in
-            let s = strength(f)
-            on += s
-            switch count % 3 {
-            case 0: byThree.0 += s;
-            case 1: byThree.1 += s;
-            default: byThree.2 += s
-            }
-            if count % 2 == 0 { even += s; evenCount += 1 } else { odd += s; oddCount += 1 }
-            count += 1
-            if let p = previous {
-                mid += strength((p + f) / 2)
-                third += 0.5 * (strength(p + (f - p) / 3) + strength(p + 2 * (f - p) / 3))
-                pairs += 1
-            }
-            previous = f
-        }
-        guard count >= Self.minGridBeats, pairs > 0 else { return nil }
-        let onMean = max(on / Float(count), 1e-6)
-        let e = even / max(1, evenCount), d = odd / max(1, oddCount)
-        let twos = Double(max(e, d) / onMean) - 1
-        let thirds = Float(count) / 3
-        let threes = Double(max(byThree.0, byThree.1, byThree.2) / max(thirds, 1) / onMean) - 1
-        return ((Double(mid / pairs / onMean), Double(min(e, d) / max(max(e, d), 1e-6)), Double(third / pairs / onMean)), twos, threes)
-    }
-
-    /// Predicted beats in the history the grid features need. With 6 instead of 8 a 174 BPM
-    /// drumless waltz, first shown at 87, gets its level 2.5 s sooner (public tempo set:
-    /// display correct on waltz_nodrums 92 → 95 %, causal beat F 0.838 → 0.844, nothing else
-    /// moved). 4 scored higher still (F 0.853), but only through a few tracks whose beat
-    /// phase happened to move with the level; 6 keeps three beats each for the comparison of
-    /// alternate beats.
-    static let minGridBeats = 6
-
-    /// The causal metrical level, once per tempo update: `BeatAnalyzer.chooseLevel`'s rules
-    /// on the predicted beats of the history (at the current level's folded grid), changed
-    /// when the last 3 decisions agree.
-    private func updateLevel() {
-        guard let shown = filter.display else {
-            level = 1
-            levelVotes.removeAll(keepingCapacity: true)
-            return
-        }
-        // The rules read the folded grid; at another level the grid is not comparable.
-        guard level == 1 else { return }
-        guard let b = gridFeatures(broadRing.base), let low = gridFeaturesAndGroups(lowRing.base), let m = gridFeatures(midRing.base) else { return }
-        var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
-        // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
-        // beat is not half as fast.
-        // A bare pulse with nothing at all at its half- and third-beats (a metronome, a click
-        // track) stays as it is too: there is nothing to hear at half the rate.
-        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8 || b.mid + b.triplet < 0.01) { vote = 1 }
-        if levelVotes.count == 3 { levelVotes.removeFirst() }
-        levelVotes.append(vote)
-        if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
-            level = vote
-            nextBeatFrame = nil
-            auditFrom = framesIn
-        }
-    }
-
-    /// The largest relative change of the displayed tempo that keeps the metrical level.
-    static let levelKeeps = 0.05
-
+    var programmePeriod = 0.0
     /// Consecutive tempo updates whose audit found the doubled grid on the off-beat.
-    private var offBeatVotes = 0
-
-    /// `BeatAnalyzer.snareOnTheBeat`, causally: on a doubled grid (level 2), predicted beats
-    /// whose half-beats carry more mid-band and broadband flux (snare, cymbals) than the
-    /// beats themselves are on the off-beat (drum & bass, whose syncopated kicks the low band
-    /// follows); after `offBeatUpdates` such audits in a row the phase moves by half a beat.
-    private func auditOffBeat() {
-        guard level == 2, let shown = filter.display, let next = nextBeatFrame else { offBeatVotes = 0; halfShift = 0; return }
-        guard let off = halfBeatRatio(), off > 1 else { offBeatVotes = 0; return }
-        offBeatVotes += 1
-        guard offBeatVotes >= Self.offBeatUpdates else { return }
-        offBeatVotes = 0
-        let period = 60 * frameRate / (shown.bpm * level)
-        nextBeatFrame = next + 0.5 * period
-        halfShift = halfShift == 0 ? 0.5 : 0
-        // Beats already announced stay; the history's beats must not vote again.
-        auditFrom = framesIn
-    }
-    static let offBeatUpdates = 2
+    var offBeatVotes = 0
     /// Half a beat (0.5) when the audit moved the doubled grid off the programme's marks, else 0.
-    private var halfShift = 0.0
+    var halfShift = 0.0
     /// First frame whose predicted beats the off-beat audit reads (after a shift).
-    private var auditFrom = 0
-
-    /// (mid + broad at the half-beats) ÷ (mid + broad at the predicted beats) over the
-    /// history since `auditFrom`; nil with fewer than `minGridBeats` beats.
-    private func halfBeatRatio() -> Float? {
-        let mid = bandStats(midRing.base), broad = bandStats(broadRing.base)
-        // A triangle two frames wide each side: a half-beat position falls between frames,
-        // and rounding it would read half-beats half a frame late and beats on time (a click
-        // fills one ~23 ms frame).
-        func strength(_ x: Double) -> Float {
-            var s: Float = 0
-            for j in Int((x - 2).rounded(.up))...Int((x + 2).rounded(.down)) {
-                let w = Float(1 - abs(Double(j) - x) / 2)
-                s += w * (bandValue(midRing.base, j, mean: mid.mean, sd: mid.sd) + bandValue(broadRing.base, j, mean: broad.mean, sd: broad.sd))
-            }
-            return s
-        }
-        var on: Float = 0, off: Float = 0, count = 0
-        var previous: Double?
-        forEachHeardBeat(from: auditFrom) { f in
-            on += strength(f)
-            if let p = previous { off += strength((p + f) / 2) }
-            count += 1
-            previous = f
-        }
-        guard count >= Self.minGridBeats, on > 0 else { return nil }
-        return off * Float(count) / Float(count - 1) / on
-    }
-
-    /// Mean and deviation of a band ring over the history.
-    private func bandStats(_ r: UnsafeMutablePointer<Float>) -> (mean: Float, sd: Float) {
-        let n = min(framesIn, capacity)
-        var mean: Float = 0, m2: Float = 0
-        for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
-        mean /= Float(n)
-        return (mean, max(1e-6, (max(0, m2 / Float(n) - mean * mean)).squareRoot()))
-    }
-
-    /// `bandValue` summed over ±1 frame of frame x: at ~43 frames/s a hit's flux splits
-    /// between two frames depending on where it falls, which a max would read as an accent
-    /// pattern.
-    private func bandStrength(_ r: UnsafeMutablePointer<Float>, at x: Double, _ s: (mean: Float, sd: Float)) -> Float {
-        let i = Int(x.rounded())
-        return bandValue(r, i - 1, mean: s.mean, sd: s.sd) + bandValue(r, i, mean: s.mean, sd: s.sd) + bandValue(r, i + 1, mean: s.mean, sd: s.sd)
-    }
-
-    /// Calls `body` with the onset frame of each of the last 64 predicted beats that lies in
-    /// the history (and at or after frame `first`), oldest first.
-    private func forEachHeardBeat(from first: Int = 0, _ body: (Double) -> Void) {
-        let oldest = Double(max(framesIn - capacity + 2, first)), newest = Double(framesIn - 2)
-        for t in predictedBeats.suffix(64) {
-            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset
-            if f >= oldest, f <= newest { body(f) }
-        }
-    }
+    var auditFrom = 0
 
     /// Predicted beats before `time` (s): how many flashes a display at `time` has shown.
     public func predictedBeatCount(before time: Double) -> Int {
@@ -520,7 +249,7 @@ public final class TempoTracker {
     }
 
     /// True when the mean power of the newest `frames` frames is below the silence power.
-    private func isSilent(frames: Int) -> Bool {
+    func isSilent(frames: Int) -> Bool {
         let n = min(frames, count)
         var sum: Float = 0
         for k in 1...max(n, 1) { sum += powerRing[(head - k + capacity) % capacity] }
