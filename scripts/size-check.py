@@ -15,6 +15,12 @@ DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|filepriva
                   r"(func\s+[^\s(<]+|init[?!]?\s*[(<]|subscript\s*[(<]|deinit\b)")
 
 
+# A member that is not a function: it ends a bodiless declaration before it.
+MEMBER = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|private|fileprivate|internal|open|static|class|final|override|"
+                    r"nonisolated|weak|unowned|lazy)\s+)*(?:var|let|case|associatedtype|typealias|struct|enum|class|"
+                    r"protocol|extension)\b")
+
+
 def strip(line, state):
     """Removes comments and string contents from one line; state carries block comments and multi-line strings."""
     out = []
@@ -78,7 +84,11 @@ def functions(path):
     for number, raw in enumerate(lines, 1):
         code = strip(raw, state)
         match = DECL.match(code)
-        if match and pending is None:
+        if pending is not None and (match or MEMBER.match(code)):
+            # The pending declaration had no body (a protocol requirement): this line is
+            # the next member.
+            pending = None
+        if match:
             pending = (match.group(1).replace("func ", "").strip(" (<"), number)
         for c in code:
             if c == "{":
@@ -90,9 +100,9 @@ def functions(path):
                 if stack and stack[-1][2] == depth:
                     name, start, _ = stack.pop()
                     found.append((name, start, number - start + 1))
+                # A pending declaration cannot own a body past its enclosing scope's end.
+                pending = None
                 depth -= 1
-        if pending is not None and code.rstrip().endswith(")") and "{" not in code and not code.strip().startswith("func"):
-            pass
     return len(lines) - (1 if lines and lines[-1] == "" else 0), found
 
 
