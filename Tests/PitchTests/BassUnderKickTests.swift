@@ -15,17 +15,30 @@ final class BassUnderKickTests: XCTestCase {
 
     static func midiHz(_ m: Int) -> Double { 440 * pow(2, Double(m - 69) / 12) }
 
-    /// The bass line, with or without the kick.
-    static func mix(kick: Bool) -> [Float] {
+    /// The triad held over each bar (the demo's Am, F, C, G in the 3rd octave).
+    static let chords = [33: [57, 60, 64], 29: [53, 57, 60], 24: [48, 52, 55], 31: [55, 59, 62]]
+
+    /// The bass line, with or without the kick, and with or without a quiet pad: a triad of
+    /// 5-partial sawtooths over each bar (its E3 and G3 near a C1's 5th and 6th partials).
+    static func mix(kick: Bool, pad: Bool = false, line: [Int] = notes) -> [Float] {
         let sr = Double(sampleRate)
         let bar = 4 * beat
-        var x = [Float](repeating: 0, count: Int(Double(notes.count) * bar * sr))
+        var x = [Float](repeating: 0, count: Int(Double(line.count) * bar * sr))
         func add(_ start: Double, _ count: Int, _ value: (Double) -> Double) {
             let i0 = Int(start * sr)
             for i in 0..<count where i0 + i < x.count { x[i0 + i] += Float(value(Double(i) / sr)) }
         }
-        for (n, m) in notes.enumerated() {
+        for (n, m) in line.enumerated() {
             let f = midiHz(m)
+            if pad, let chord = chords[m] {
+                add(Double(n) * bar, Int(bar * sr)) { t in
+                    var y = 0.0
+                    for c in chord {
+                        for k in 1...5 { y += sin(2 * Double.pi * Double(k) * midiHz(c) * t) / Double(k) }
+                    }
+                    return 0.08 * min(t / 0.3, 1) * exp(-t / 3) * y
+                }
+            }
             for eighth in 0..<8 {
                 let start = Double(n) * bar + Double(eighth) * beat / 2
                 // A sawtooth of 6 partials, 0.225 s, 3 ms attack, decaying with 0.2 s.
@@ -67,6 +80,20 @@ final class BassUnderKickTests: XCTestCase {
 
     func testKickUnderTheBassGivesNoConfidentWrongReading() {
         let shown = Self.summary(Self.mix(kick: true))
+        XCTAssertFalse(shown.isEmpty)
+        for s in shown {
+            XCTAssertTrue(Self.notes.contains(s.note.midi), "\(s.note.name()) is not a note of the bass line")
+            guard s.isSure else { continue }
+            XCTAssertEqual(s.settledMean.cents, 0, accuracy: TuningTolerance.inTune, "\(s.note.name()) reported confidently")
+        }
+    }
+
+    /// With a pad over the kick and bass, a C1 after an F1 was reported confidently 29 cents flat: the kick's
+    /// tail pulled the period beyond the hops checked after the kick, the 2nd partial used to
+    /// check it (65 Hz) was pulled with it, and the display kept the pull its unsure readings
+    /// had moved it by.
+    func testKickAndPadUnderTheBassGiveNoConfidentWrongReading() {
+        let shown = Self.summary(Self.mix(kick: true, pad: true, line: [29, 24]))
         XCTAssertFalse(shown.isEmpty)
         for s in shown {
             XCTAssertTrue(Self.notes.contains(s.note.midi), "\(s.note.name()) is not a note of the bass line")

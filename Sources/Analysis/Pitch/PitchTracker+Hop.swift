@@ -122,6 +122,10 @@ extension PitchTracker {
     static let upperLag = 4
     /// Least share of the window's energy the upper partial must carry to be compared.
     static let upperShare = 0.02
+    /// Hz the checked partial lies above: clear of a kick's tail (45-60 Hz) by three bins of
+    /// the 4096-point window. A C1's 2nd partial (65 Hz), a bin and a half from a 45 Hz tail,
+    /// was pulled with the period estimate (+3..+19 cents while it read -40).
+    static let checkAbove = 90.0
     /// Least share for the partial to replace the period estimate.
     static let replaceShare = 0.05
 
@@ -135,7 +139,8 @@ extension PitchTracker {
     /// too weak under the other sounds) or its phase breaks (an attack), the detection is
     /// unsure.
     func checkDominance(latched: Double?, afterAttack: Bool) {
-        guard var e = raw, e.frequency < PitchTracker.dominanceLimit, afterAttack else {
+        if latched == nil { checkPending = false }
+        guard var e = raw, e.frequency < PitchTracker.dominanceLimit, afterAttack || checkPending else {
             upperCheck.reset(); upperCheckLow.reset()
             return
         }
@@ -146,30 +151,41 @@ extension PitchTracker {
             raw = e
             return
         }
-        // The shortest window whose bins resolve the note's partials (two bins apart: under
-        // 43 Hz at 44.1 kHz a C1's leak into each other's probe in 2048 samples, and read
-        // 6-30 cents flat), and the lowest partial above the fundamental it measures.
-        let short = l >= 2 * Double(sampleRate) / Double(windowSize)
-        let check = short ? upperCheck : upperCheckLow
-        (short ? upperCheckLow : upperCheck).reset()
-        let k = Double(max(2, Int((1.1 * check.minimumFrequency / l).rounded(.up))))
-        let src = longRing.latest(check.size)
-        if let p = check.refine(
-            src, endSample: samplesSeen, estimate: k * l, energy: spv_energy(src, Int32(check.size)),
-            minShare: PitchTracker.upperShare, retune: 0.5, lag: PitchTracker.upperLag)
-        {
+        let (p, k, share) = measureUpperCheck(latched: l)
+        if let p {
             let d = abs(1200 * log2(k * e.frequency / p))
             if d > 50 {
                 e.unsure = true // the partial's phase broke: an attack
             } else if d > PitchTracker.unsureCents {
                 // Replaced by a strong partial; a weak one (noise under the note) only
-                // says the period is not the note's alone.
-                if check.share >= PitchTracker.replaceShare { e.frequency = p / k } else { e.unsure = true }
+                // says the period is not the note's alone. Past the attack, a partial under
+                // a kick's tail only says the same.
+                if afterAttack && share >= PitchTracker.replaceShare { e.frequency = p / k } else { e.unsure = true }
             }
+            // Checked on until the period agrees with the partial: a kick's tail can outlast
+            // `attackHops` under the detached notes that follow it.
+            checkPending = d > PitchTracker.unsureCents
         } else {
             e.unsure = true // a fresh probe (an attack), or too weak under the other sounds
+            checkPending = true
         }
         raw = e
+    }
+
+    /// The latched low note's lowest partial above the fundamental that the shortest window
+    /// resolving its partials measures (two bins apart: under 43 Hz at 44.1 kHz a C1's leak
+    /// into each other's probe in 2048 samples, and read 6-30 cents flat): the partial (Hz,
+    /// nil while unmeasured), its number and its share of the window's energy.
+    func measureUpperCheck(latched l: Double) -> (Double?, Double, Double) {
+        let short = l >= 2 * Double(sampleRate) / Double(windowSize)
+        let check = short ? upperCheck : upperCheckLow
+        (short ? upperCheckLow : upperCheck).reset()
+        let k = Double(max(2, Int((max(1.1 * check.minimumFrequency, PitchTracker.checkAbove) / l).rounded(.up))))
+        let src = longRing.latest(check.size)
+        let p = check.refine(
+            src, endSample: samplesSeen, estimate: k * l, energy: spv_energy(src, Int32(check.size)),
+            minShare: PitchTracker.upperShare, retune: 0.5, lag: PitchTracker.upperLag)
+        return (p, k, check.share)
     }
 
     /// What to show: a note whose period the detector no longer finds (a decaying tail

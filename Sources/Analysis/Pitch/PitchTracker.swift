@@ -143,6 +143,10 @@ public final class PitchTracker {
     /// dB a hop's level must rise over the last one's to count as an attack, and the hops
     /// after it (about 0.3 s) in which a low note is checked for dominating its band.
     static let attackRise = 6.0, attackHops = 24
+    /// Whether the last dominance check found the period pulled off the note's partial: the
+    /// check goes on past `attackHops` until the two agree (a kick's tail outlasting them
+    /// under the detached notes that follow it), or nothing is latched.
+    var checkPending = false
 
     /// The detector's estimate for the last hop (unlatched; nil = no pitch).
     public internal(set) var raw: PitchEstimate?
@@ -224,6 +228,7 @@ public final class PitchTracker {
         upperCheckLow.reset()
         for i in recentLevels.indices { recentLevels[i] = -120 }
         lastAttack = Int.min / 2
+        checkPending = false
         partialOnHighPass = false
         notePeakFrequency = 0
         partialRun = 0

@@ -229,9 +229,12 @@ public struct TunerDisplay: Sendable {
             }
         }
         pendingStep = 0
-        // The first sure detection of a note latched on unsure ones replaces its pitch.
+        // The first sure detection of a note latched on unsure ones, or after unsure ones
+        // moved its pitch (past `unsureHold`: a kick's tail pulling a bass note's period
+        // for a whole note), replaces its pitch: smoothed from there, a sure C1 on the demo
+        // kept 10-20 cents of the pull.
         let confirms = !confirmed && !e.unsure
-        if !e.unsure { confirmed = true }
+        confirmed = !e.unsure
         let base = ratio > 0.06 || glide || confirms ? 1.0 : (ratio < 0.02 && !moving ? 0.12 : 0.5)
         let alpha = base >= 1 ? 1 : base * max(0.25, min(1, weight))
         smoothed += (e.frequency - smoothed) * alpha
