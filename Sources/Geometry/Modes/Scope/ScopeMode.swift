@@ -59,12 +59,12 @@ public struct ScopeMode: ModeBuilder {
         for i in 0...ScopeMode.divisionsX {
             let x = a.x0 + a.width * Float(i) / Float(ScopeMode.divisionsX)
             let c = i == ScopeMode.divisionsX / 2 ? ScopeMode.axisColor : ScopeMode.gridColor
-            scene.segment(SIMD2(x, a.y0), SIMD2(x, a.y1), halfWidthPixels: 0.5 * px, color: c)
+            ScopeMode.hairline(SIMD2(x, a.y0), SIMD2(x, a.y1), px: px, color: c, into: &scene)
         }
         for j in 0...ScopeMode.divisionsY {
             let y = a.y0 + a.height * Float(j) / Float(ScopeMode.divisionsY)
             let c = j == ScopeMode.divisionsY / 2 ? ScopeMode.axisColor : ScopeMode.gridColor
-            scene.segment(SIMD2(a.x0, y), SIMD2(a.x1, y), halfWidthPixels: 0.5 * px, color: c)
+            ScopeMode.hairline(SIMD2(a.x0, y), SIMD2(a.x1, y), px: px, color: c, into: &scene)
         }
         // Older traces first, the newest last (on top).
         let traces = state.scope
@@ -95,20 +95,29 @@ public struct ScopeMode: ModeBuilder {
                 color: Labels.dimColor))
     }
 
+    /// A grid line `px` pixels wide, drawn at least one pixel wide with its alpha scaled by
+    /// the width it stands for: a line thinner than a pixel covers no pixel centre wherever it
+    /// falls between two, and a grid of them loses lines at random on small frames.
+    static func hairline(_ p: SIMD2<Float>, _ q: SIMD2<Float>, px: Float, color: SIMD4<Float>, into scene: inout Scene) {
+        var c = color
+        c.w *= min(1, px)
+        scene.segment(p, q, halfWidthPixels: max(0.5, 0.5 * px), color: c)
+    }
+
     /// The goniometer in square `v` (clip space).
     static func vectorScope(_ points: [SIMD2<Float>], in v: Layout.Rect, px: Float, into scene: inout Scene) {
         let c = v.center, rx = v.width * 0.5 * fullScale, ry = v.height * 0.5 * fullScale
         func at(_ p: SIMD2<Float>) -> SIMD2<Float> { SIMD2(c.x + min(max(p.x, -1), 1) * rx, c.y + min(max(p.y, -1), 1) * ry) }
         // Frame, the mid/side axes and the L and R diagonals.
-        scene.segment(SIMD2(v.x0, c.y), SIMD2(v.x1, c.y), halfWidthPixels: 0.5 * px, color: gridColor)
-        scene.segment(SIMD2(c.x, v.y0), SIMD2(c.x, v.y1), halfWidthPixels: 0.5 * px, color: axisColor)
-        scene.segment(at(SIMD2(-1, -1)), at(SIMD2(1, 1)), halfWidthPixels: 0.5 * px, color: gridColor)
-        scene.segment(at(SIMD2(-1, 1)), at(SIMD2(1, -1)), halfWidthPixels: 0.5 * px, color: gridColor)
+        hairline(SIMD2(v.x0, c.y), SIMD2(v.x1, c.y), px: px, color: gridColor, into: &scene)
+        hairline(SIMD2(c.x, v.y0), SIMD2(c.x, v.y1), px: px, color: axisColor, into: &scene)
+        hairline(at(SIMD2(-1, -1)), at(SIMD2(1, 1)), px: px, color: gridColor, into: &scene)
+        hairline(at(SIMD2(-1, 1)), at(SIMD2(1, -1)), px: px, color: gridColor, into: &scene)
         for (p, q) in [
             (SIMD2(v.x0, v.y0), SIMD2(v.x1, v.y0)), (SIMD2(v.x1, v.y0), SIMD2(v.x1, v.y1)),
             (SIMD2(v.x1, v.y1), SIMD2(v.x0, v.y1)), (SIMD2(v.x0, v.y1), SIMD2(v.x0, v.y0)),
         ] {
-            scene.segment(p, q, halfWidthPixels: 0.5 * px, color: gridColor)
+            hairline(p, q, px: px, color: gridColor, into: &scene)
         }
         var color = traceColor
         color.w = 0.45
