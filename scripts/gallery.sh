@@ -13,7 +13,7 @@ set -eu
 bin=${1:-.build/release/specviz}
 out=docs/gallery
 demo=examples/demo.ogg
-at=14.5
+at=13.5
 [ -x "$bin" ] || { echo "gallery: no specviz at $bin (swift build -c release)" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "gallery: ffmpeg is needed (sh scripts/setup.sh)" >&2; exit 1; }
 mkdir -p "$out"
