@@ -11,19 +11,24 @@ import XCTest
 final class SpectrogramSpanTests: XCTestCase {
     let rate = 44100
 
+    /// A full-resolution spectrogram render of `samples` without labels, one thread, 30 fps.
+    func spectrogramJob(_ samples: [Float], width: Int, height: Int) -> RenderJob {
+        var s = RenderSettings()
+        s.mode = .spectrogram
+        s.fullResolutionSpectrogram = true
+        s.width = width
+        s.height = height
+        s.labels = false
+        s.threads = 1
+        s.fps = 30
+        return RenderJob(source: BufferAudioSource(samples: samples, sampleRate: rate), settings: s, glyphs: nil)
+    }
+
     func testPlotIsFullTwelveSecondsIn() throws {
         // Pink noise: every band of the log axis holds sound at every moment.
         let noise = ToneGenerators.pinkNoise(sampleRate: rate, duration: 12.2, rms: 0.1)
         for (w, h) in [(320, 180), (180, 320), (240, 240), (160, 480)] {
-            var s = RenderSettings()
-            s.mode = .spectrogram
-            s.fullResolutionSpectrogram = true
-            s.width = w
-            s.height = h
-            s.labels = false
-            s.threads = 1
-            s.fps = 30
-            let job = RenderJob(source: BufferAudioSource(samples: noise, sampleRate: rate), settings: s, glyphs: nil)
+            let job = spectrogramJob(noise, width: w, height: h)
             let picture = try job.still(at: 12)
             let layout = job.composer.layout
             let a = layout.pixel(SIMD2(layout.spectrum.x0, layout.spectrum.y1))
@@ -47,15 +52,7 @@ final class SpectrogramSpanTests: XCTestCase {
     func testFiveSecondsFillHalfTheTenSecondPlot() throws {
         let noise = ToneGenerators.pinkNoise(sampleRate: rate, duration: 5.2, rms: 0.1)
         for (w, h) in [(320, 180), (180, 320)] {
-            var s = RenderSettings()
-            s.mode = .spectrogram
-            s.fullResolutionSpectrogram = true
-            s.width = w
-            s.height = h
-            s.labels = false
-            s.threads = 1
-            s.fps = 30
-            let job = RenderJob(source: BufferAudioSource(samples: noise, sampleRate: rate), settings: s, glyphs: nil)
+            let job = spectrogramJob(noise, width: w, height: h)
             let picture = try job.still(at: 5)
             let layout = job.composer.layout
             let top = Int(layout.pixel(SIMD2(0, layout.spectrum.y1)).y.rounded())
