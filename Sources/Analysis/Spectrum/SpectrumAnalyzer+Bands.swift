@@ -4,6 +4,15 @@ import Glibc
 
 /// The two band-level measures and the auto tilt (see `SpectrumAnalyzer`).
 extension SpectrumAnalyzer {
+    /// The level window a hop is shown on: `range` when given, the configured dB range, or
+    /// the auto-level moved by this hop's loudest level.
+    private func levelWindow(loudest: Float, range: (top: Float, bottom: Float)?) -> (top: Float, bottom: Float) {
+        if let range { return range }
+        if let fixed = config.dbRange { return (fixed.upperBound, fixed.lowerBound) }
+        autoLevel.update(loudest: loudest, seconds: Float(hopSize) / Float(sampleRate))
+        return (autoLevel.top, autoLevel.bottom)
+    }
+
     /// The seed's measure: mean dB of the bins, seed tilt, auto-level on the loudest bin
     /// (or shown on `range`, the auto-level left alone).
     func seedBands(into frame: inout SpectrumFrame, range: (top: Float, bottom: Float)? = nil) {
@@ -16,16 +25,7 @@ extension SpectrumAnalyzer {
                 if d > peak { peak = d }
             }
         }
-        let top: Float, bottom: Float
-        if let range {
-            (top, bottom) = range
-        } else if let range = config.dbRange {
-            top = range.upperBound; bottom = range.lowerBound
-        } else {
-            autoLevel.update(loudest: peak, seconds: Float(hopSize) / Float(sampleRate))
-            top = autoLevel.top
-            bottom = autoLevel.bottom
-        }
+        let (top, bottom) = levelWindow(loudest: peak, range: range)
         frame.dbTop = top
         frame.dbBottom = bottom
         let music = musicMode
@@ -73,16 +73,7 @@ extension SpectrumAnalyzer {
                 }
             }
         }
-        let top: Float, bottom: Float
-        if let range {
-            (top, bottom) = range
-        } else if let range = config.dbRange {
-            top = range.upperBound; bottom = range.lowerBound
-        } else {
-            autoLevel.update(loudest: loudest, seconds: Float(hopSize) / Float(sampleRate))
-            top = autoLevel.top
-            bottom = autoLevel.bottom
-        }
+        let (top, bottom) = levelWindow(loudest: loudest, range: range)
         frame.dbTop = top
         frame.dbBottom = bottom
         frame.bandDB.withUnsafeBufferPointer { out in
