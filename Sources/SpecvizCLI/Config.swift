@@ -13,7 +13,7 @@ import Tuning
 /// The analysis keys of `AnalysisOptions.keys` ("scale", "fft-size", "db-range", …) and the
 /// tuning system keys take the option's text; each is parsed once, when the file is read, by
 /// its option's parse, and an error in it is reported (with the file and line) when the value
-/// is used. "tilt" also takes true (the default) or false (off).
+/// is used. "tilt" also takes true (an old config's tilted look: `auto`) or false (`off`, the default).
 ///
 /// Command-line flags override these; `specviz live` and `render --live` write the mode and
 /// overlays back when they end (as the seed's @AppStorage does). A broken file is a

@@ -102,4 +102,22 @@ final class LiveConfigTests: XCTestCase {
         let fbSize = (try FileManager.default.attributesOfItem(atPath: fb)[.size] as? NSNumber)?.intValue
         XCTAssertEqual(fbSize, 64 * 36 * 4)
     }
+    /// An old config's `"tilt": true` (the tilted look, the default until issue 39) means
+    /// `--tilt auto`, and `false` means `--tilt off`, which is today's default.
+    func testOldTiltBooleanMeansAutoOrOff() throws {
+        let wav = try tone(seconds: 0.5)
+        func levels(_ config: String?, _ flags: [String]) throws -> String {
+            if let config { writeConfig(config) } else { try? FileManager.default.removeItem(atPath: configPath) }
+            let out = home + "/levels.csv"
+            let (status, err) = try specviz(["analyze", wav, "--csv", "--fps", "10", "-o", out, "-y"] + flags)
+            XCTAssertEqual(status, 0, err)
+            return String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
+        }
+        let auto = try levels(nil, ["--tilt", "auto"])
+        let off = try levels(nil, ["--tilt", "off"])
+        XCTAssertNotEqual(auto, off, "the tilt must change the 1760 Hz band's level")
+        XCTAssertEqual(try levels("{\"tilt\": true}", []), auto)
+        XCTAssertEqual(try levels("{\"tilt\": false}", []), off)
+        XCTAssertEqual(try levels(nil, []), off, "no tilt by default")
+    }
 }
