@@ -14,20 +14,20 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Write the spectrum of an audio file per video frame as JSON or CSV (levels as drawn).",
         discussion: """
-            Every analysis option of `render` applies (scale, bands, range, FFT size, window,
-            overlap, weighting, tilt, dB range, smoothing, peak hold, gain). Levels are band
-            power with no tilt unless --tilt asks (pink noise reads flat), in dB as drawn: the smoothed display value mapped back through the frame's dB range
-            (clamped to it). rms_db and peak_db are the latest analysis hop's sample RMS and
-            peak in dBFS (20·log10; a full-scale sine has rms_db −3.01); peak_hz is the
+            Every analysis option of `render` applies (scale, bands, range, FFT size, window, \
+            overlap, weighting, tilt, dB range, smoothing, peak hold, gain). Levels are band \
+            power with no tilt unless --tilt asks (pink noise reads flat), in dB as drawn: the smoothed display value mapped back through the frame's dB range \
+            (clamped to it). rms_db and peak_db are the latest analysis hop's sample RMS and \
+            peak in dBFS (20·log10; a full-scale sine has rms_db −3.01); peak_hz is the \
             loudest FFT bin, refined by a parabola.
 
-            JSON: {"bands_hz": [...], "frames": [{"time_s": t, "levels_db": [...],
+            JSON: {"bands_hz": [...], "frames": [{"time_s": t, "levels_db": [...], \
             "peak_hz": f, "rms_db": r, "peak_db": p}, ...]}
             CSV: header time_s,<band centre Hz>…,peak_hz,rms_db,peak_db; one row per frame.
 
             Examples:
               specviz analyze track.wav --json > levels.json
-              specviz analyze track.flac --csv --fps 10 --scale octave:3 --db-range -90:0 -o levels.csv
+              specviz analyze track.flac --csv --fps 10 --scale octave:3 -o levels.csv
             """)
 
     @Argument(help: "Audio file (anything FFmpeg reads).", completion: Completions.anyFile)

@@ -12,10 +12,10 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure analysis, geometry, rasteriser, colour conversion and encoder speed (use a release build).",
         discussion: """
-            Renders the bundled demo track (or --input) and prints, per stage: analysis
-            µs per hop, geometry and raster ms per frame for each mode, libswscale
-            RGBA→yuv420p ms per frame, x264 alone on the same frames, the full `render`
-            to MP4 on the same span side by side, and the end-to-end real-time factor
+            Renders the bundled demo track (or --input) and prints, per stage: analysis \
+            µs per hop, geometry and raster ms per frame for each mode, libswscale \
+            RGBA→yuv420p ms per frame, x264 alone on the same frames, the full `render` \
+            to MP4 on the same span side by side, and the end-to-end real-time factor \
             for the whole track.
             """)
 

@@ -8,18 +8,21 @@ struct JoinCommand: ParsableCommand {
         commandName: "join",
         abstract: "Join videos rendered with --segment K/N into one, without re-encoding the picture.",
         discussion: """
-            The parts are joined in the order given (name them so that the shell's sort
-            order is the segment order, e.g. part1.mp4 … part4.mp4 for up to 9 parts).
-            With --audio the sound is one track over the whole video, so there is no gap or
-            click at a join: the AAC track of `render IN --audio-only -o audio.m4a` (made
-            beside the segments) or of an AAC original is copied without encoding it again;
-            any other original is encoded once here. Without --audio the parts' own sound
+            The parts are joined in the order given (name them so that the shell's sort \
+            order is the segment order, e.g. part1.mp4 … part4.mp4 for up to 9 parts). \
+            With --audio the sound is one track over the whole video, so there is no gap or \
+            click at a join: the AAC track of `render IN --audio-only -o audio.m4a` (made \
+            beside the segments) or of an AAC original is copied without encoding it again; \
+            any other original is encoded once here. Without --audio the parts' own sound \
             is copied.
 
             Example:
-              for k in 1 2 3 4; do specviz render set.flac --segment $k/4 -o part$k.mp4; done
+              for k in 1 2 3 4; do
+                specviz render set.flac --segment $k/4 -o part$k.mp4
+              done
               specviz render set.flac --audio-only -o audio.m4a
-              specviz join part1.mp4 part2.mp4 part3.mp4 part4.mp4 --audio audio.m4a -o set.mp4
+              specviz join part1.mp4 part2.mp4 part3.mp4 part4.mp4 \\
+                --audio audio.m4a -o set.mp4
             """)
 
     @Argument(help: "The segment videos, in order.", completion: Completions.anyFile)

@@ -10,10 +10,10 @@ struct LiveCommand: ParsableCommand {
         commandName: "live",
         abstract: "Show the visualisation of a live ALSA input (microphone) in real time.",
         discussion: """
-            Draws in the terminal (truecolor half blocks, follows the window size) or on
-            a Linux framebuffer (--display fb, /dev/fb0 or --fb PATH). Keys: m / M next
-            / previous mode, t tuner overlay, b BPM overlay, space pause, q quit. Mode
-            and overlays are saved to the config file
+            Draws in the terminal (truecolor half blocks, follows the window size) or on \
+            a Linux framebuffer (--display fb, /dev/fb0 or --fb PATH). Keys: m / M next \
+            / previous mode, t tuner overlay, b BPM overlay, space pause, q quit. Mode \
+            and overlays are saved to the config file \
             ($XDG_CONFIG_HOME/specviz/config.json) on exit.
 
             Examples:

@@ -12,10 +12,10 @@ struct PeaksCommand: ParsableCommand {
         commandName: "peaks",
         abstract: "Write waveform peaks (min/max per pixel) as audiowaveform's JSON or binary .dat.",
         discussion: """
-            The format follows the -o extension: .json is audiowaveform's JSON, version 2
-            ({"version": 2, "channels": 1, "sample_rate", "samples_per_pixel", "bits",
-            "data": [min, max, …], "length"}); .dat its binary form (a 24-byte
-            little-endian header, then int8 or int16 min/max pairs). -o - writes the JSON to
+            The format follows the -o extension: .json is audiowaveform's JSON, version 2 \
+            ({"version": 2, "channels": 1, "sample_rate", "samples_per_pixel", "bits", \
+            "data": [min, max, …], "length"}); .dat its binary form (a 24-byte \
+            little-endian header, then int8 or int16 min/max pairs). -o - writes the JSON to \
             standard output. The sound is mixed to one channel (or --channels left|right).
 
             Examples:

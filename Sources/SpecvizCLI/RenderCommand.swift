@@ -12,9 +12,9 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a visualisation of an audio file to a video, a PNG still or a PNG sequence.",
         discussion: """
-            The output format follows the -o extension: .mp4 .mkv .mov (H.264 + AAC),
-            VP9 in .webm, GIF in .gif, one PNG still in .png (at --at; default the middle of
-            the track), or a pattern such as frames/%05d.png for a PNG sequence. -o - writes
+            The output format follows the -o extension: .mp4 .mkv .mov (H.264 + AAC), \
+            VP9 in .webm, GIF in .gif, one PNG still in .png (at --at; default the middle of \
+            the track), or a pattern such as frames/%05d.png for a PNG sequence. -o - writes \
             Matroska (H.264 + AAC) to standard output; progress stays on standard error.
 
             Examples:

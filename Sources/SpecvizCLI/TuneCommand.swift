@@ -15,17 +15,17 @@ struct TuneCommand: ParsableCommand {
         commandName: "tune",
         abstract: "Run the chromatic tuner over an audio file: the notes played and how far off they are.",
         discussion: """
-            Without --csv, prints the notes the tuner showed, each with its mean offset
-            in cents. --csv prints `time_s,f0_hz,note,cents,confidence`, one row per
-            512-sample hop: what the tuner displays at time_s (latched and smoothed;
-            empty while it shows ---). time_s is the centre of the audio the row
-            measured (a 2048-sample window; in real-time playback the value is on
-            screen half a window later). --raw prints the detector's
-            unlatched estimate instead. --json prints one object with the summary's
-            notes (`notes`: start_s, end_s, note, target, mean_hz, mean_cents, verdict)
-            and the same per-hop rows (`frames`: time_s, f0_hz or null, note, cents,
-            confidence). `note` is the note shown (the latched semitone);
-            cents are relative to the target note: the nearest note of --preset (see
+            Without --csv, prints the notes the tuner showed, each with its mean offset \
+            in cents. --csv prints `time_s,f0_hz,note,cents,confidence`, one row per \
+            512-sample hop: what the tuner displays at time_s (latched and smoothed; \
+            empty while it shows ---). time_s is the centre of the audio the row \
+            measured (a 2048-sample window; in real-time playback the value is on \
+            screen half a window later). --raw prints the detector's \
+            unlatched estimate instead. --json prints one object with the summary's \
+            notes (`notes`: start_s, end_s, note, target, mean_hz, mean_cents, verdict) \
+            and the same per-hop rows (`frames`: time_s, f0_hz or null, note, cents, \
+            confidence). `note` is the note shown (the latched semitone); \
+            cents are relative to the target note: the nearest note of --preset (see \
             `specviz presets`), or the nearest semitone.
 
             Examples:

@@ -20,7 +20,7 @@ extension SpectrumAnalyzer {
             if m >= n {
                 memcpy(dst, ahead.baseAddress! + (m - n), n * MemoryLayout<Float>.size)
             } else {
-                history.withUnsafeBufferPointer { h in
+                _ = history.withUnsafeBufferPointer { h in
                     memcpy(dst, h.baseAddress! + (len - (n - m)), (n - m) * MemoryLayout<Float>.size)
                 }
                 if m > 0 { memcpy(dst + (n - m), ahead.baseAddress!, m * MemoryLayout<Float>.size) }
