@@ -73,4 +73,21 @@ final class BeatStitcherTests: XCTestCase {
         XCTAssertEqual(a.beatsPerBar, 4)
         XCTAssertEqual(a.beats.map { $0.position ?? 0 }, (0..<a.beats.count).map { $0 % 4 + 1 })
     }
+    /// A split whose two tempi come out the same (within 2 BPM or 3 %) is no tempo change:
+    /// "135.6 BPM, then 135.1" is one segment; 120 then 100 stays two.
+    func testSegmentsOfTheSameTempoAreOne() {
+        let same = [TempoSegment(start: 0, end: 4.5, bpm: 135.6), TempoSegment(start: 4.5, end: 30, bpm: 135.1)]
+        let one = BeatAnalyzer.mergedSegments(same)
+        XCTAssertEqual(one.count, 1)
+        XCTAssertEqual(one[0].start, 0)
+        XCTAssertEqual(one[0].end, 30)
+        XCTAssertEqual(one[0].bpm, (135.6 * 4.5 + 135.1 * 25.5) / 30, accuracy: 1e-9)
+        XCTAssertEqual(BeatAnalyzer.mergedSegments([TempoSegment(start: 0, end: 20, bpm: 174), TempoSegment(start: 20, end: 40, bpm: 179)]).count, 1)
+        let change = [
+            TempoSegment(start: 0, end: 10, bpm: 120), TempoSegment(start: 10, end: 20, bpm: 100),
+            TempoSegment(start: 20, end: 30, bpm: 101.5),
+        ]
+        XCTAssertEqual(BeatAnalyzer.mergedSegments(change).map(\.bpm), [120, (100 * 10 + 101.5 * 10) / 20])
+        XCTAssertFalse(TempoSegment.sameTempo(60, 62.5))
+    }
 }

@@ -5,8 +5,6 @@
 struct BeatStitcher {
     /// Two beats closer than this (s) are one beat (the ±70 ms of the beat-tracking F-measure).
     static let sameBeat = 0.07
-    /// Segments whose tempi differ by less than this (BPM) are one segment across a seam.
-    static let sameTempo = 2.0
 
     /// The beats so far, in media time; positions are their blocks' own until `result`.
     private(set) var beats: [Beat] = []
@@ -69,16 +67,14 @@ struct BeatStitcher {
     }
 
     /// Appends a block's segments, cut at `time`: the old ones end there, the new ones start
-    /// there, and the two either side of it become one when their tempi are within `sameTempo`.
+    /// there, and the two either side of it become one when they are the same tempo.
     private mutating func join(_ new: [TempoSegment], at time: Double) {
         while let last = segments.last, last.start >= time { segments.removeLast() }
         if let last = segments.last, last.end > time { segments[segments.count - 1].end = time }
         for var s in new where s.end > time {
             s.start = max(s.start, time)
-            if let last = segments.last, abs(last.bpm - s.bpm) < Self.sameTempo {
-                let a = max(0, last.end - last.start), b = max(0, s.end - s.start)
-                let bpm = a + b > 0 ? (last.bpm * a + s.bpm * b) / (a + b) : (last.bpm + s.bpm) / 2
-                segments[segments.count - 1] = TempoSegment(start: last.start, end: s.end, bpm: bpm)
+            if let last = segments.last, TempoSegment.sameTempo(last.bpm, s.bpm) {
+                segments[segments.count - 1] = last.joined(with: s)
             } else {
                 segments.append(s)
             }

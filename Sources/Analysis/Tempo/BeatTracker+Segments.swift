@@ -62,6 +62,31 @@ extension BeatAnalyzer {
         return segs
     }
 
+    /// Sets each segment's tempo to the time-weighted median of the display over it (the
+    /// display is within ±2 BPM far more often than a beat-interval fit); a segment the
+    /// display never covered keeps the beats' own rate.
+    func displayTempi(_ segments: inout [TempoSegment], factor: Double) {
+        let whole = segments.count == 1
+        for k in segments.indices {
+            let seg = segments[k]
+            let lo = whole ? -Double.infinity : seg.start + 3, hi = whole ? Double.infinity : seg.end + Self.hearing
+            if let m = displayMedian(from: lo, to: hi, near: whole ? nil : seg.bpm / factor) { segments[k].bpm = m * factor }
+        }
+    }
+
+    /// Adjacent segments of the same tempo (`TempoSegment.sameTempo`) joined into one.
+    static func mergedSegments(_ segments: [TempoSegment]) -> [TempoSegment] {
+        var out: [TempoSegment] = []
+        for seg in segments {
+            if let last = out.last, TempoSegment.sameTempo(last.bpm, seg.bpm) {
+                out[out.count - 1] = last.joined(with: seg)
+            } else {
+                out.append(seg)
+            }
+        }
+        return out
+    }
+
     /// Time-weighted median of the displayed tempo (folded level) over updates in [lo, hi],
     /// only values within 8 % of `near` when given.
     func displayMedian(from lo: Double, to hi: Double, near: Double?) -> Double? {

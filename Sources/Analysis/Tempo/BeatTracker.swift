@@ -28,6 +28,19 @@ public struct TempoSegment: Equatable, Sendable {
         self.end = end
         self.bpm = bpm
     }
+
+    /// Two tempi this close (within 2 BPM or 3 %, whichever is wider) are one tempo: a report
+    /// never says "135.6 BPM, then 135.1".
+    public static func sameTempo(_ a: Double, _ b: Double) -> Bool {
+        abs(a - b) <= max(2, 0.03 * max(a, b))
+    }
+
+    /// `self` followed by `next`, as one segment whose tempo is weighted by their spans.
+    func joined(with next: TempoSegment) -> TempoSegment {
+        let a = max(0, end - start), b = max(0, next.end - next.start)
+        let rate = a + b > 0 ? (bpm * a + next.bpm * b) / (a + b) : (bpm + next.bpm) / 2
+        return TempoSegment(start: start, end: next.end, bpm: rate)
+    }
 }
 
 /// The result of an offline beat analysis (`BeatAnalyzer.finish`).
@@ -177,13 +190,13 @@ public final class BeatAnalyzer {
         beats = regularised(beats, o: o)
         result.levelFactor = factor
         result.segments = segments(beats: beats, factor: factor, duration: duration)
-        // A segment's tempo: the time-weighted median of the display over it (the display is
-        // within ±2 BPM far more often than a beat-interval fit), else the beats' own rate.
-        for k in result.segments.indices {
-            let seg = result.segments[k]
-            let whole = result.segments.count == 1
-            let lo = whole ? -Double.infinity : seg.start + 3, hi = whole ? Double.infinity : seg.end + Self.hearing
-            if let m = displayMedian(from: lo, to: hi, near: whole ? nil : seg.bpm / factor) { result.segments[k].bpm = m * factor }
+        displayTempi(&result.segments, factor: factor)
+        // Neighbours whose tempi came out within 3 % are one tempo (the split followed a
+        // moment of the beat intervals, not a change): merged, and measured again.
+        let merged = Self.mergedSegments(result.segments)
+        if merged.count < result.segments.count {
+            result.segments = merged
+            displayTempi(&result.segments, factor: factor)
         }
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
         // Beats that divide in three, never in two: a compound metre.
