@@ -1,0 +1,26 @@
+#!/bin/sh
+# The real-recording set (issue 37's "real recordings no one here made"): music that Debian
+# ships with three games (Wesnoth's orchestral score, SuperTux and Hedgewars), composed and
+# recorded by people outside this project. 40 tracks are drawn with a fixed seed (37) and
+# cut to 30 s mono 44.1 kHz WAVs (from 20 s in when the track is at least 55 s long).
+#     sh make_set.sh OUT_DIR        # needs apt-get (download only, nothing is installed) and ffmpeg
+set -eu
+out="${1:?usage: make_set.sh OUT_DIR}"
+mkdir -p "$out/debs" && cd "$out"
+(cd debs && apt-get download wesnoth-1.16-music supertux-data hedgewars-data)
+for d in debs/*.deb; do dpkg -x "$d" x; done
+find x -iname '*.ogg' -size +300k | grep -E 'Music/|/music/' | sort > all.txt
+python3 - <<'PY'
+import os, random, subprocess
+paths = open("all.txt").read().split()
+random.Random(37).shuffle(paths)
+os.makedirs("wav", exist_ok=True)
+with open("manifest.tsv", "w") as m:
+    for i, p in enumerate(paths[:40]):
+        probe = ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", p]
+        d = float(subprocess.run(probe, capture_output=True, text=True).stdout.strip() or 0)
+        start = 20 if d >= 55 else 0
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", str(start), "-t", "30", "-i", p,
+                        "-ac", "1", "-ar", "44100", f"wav/r{i:02d}.wav"], check=True)
+        m.write(f"r{i:02d}\t{p.split('/share/')[1]}\t{d:.1f}\t{start}\n")
+PY
