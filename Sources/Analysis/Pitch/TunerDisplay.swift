@@ -42,8 +42,9 @@ public struct TunerReading: Sendable, Equatable {
 ///   octave below inside it. A detection within 0.6 semitone of the latched pitch counts as
 ///   the latched note (hysteresis).
 /// - `---` after 200 ms without any detection.
-/// - A glide (a portamento: three detections in a row each 3–70 cents on from the last, in
-///   the same direction) is followed across note boundaries at once.
+/// - A glide (a portamento: three detections in a row each 3–100 cents on from the last, in
+///   the same direction, leaving from the pitch shown) is followed across note boundaries at
+///   once.
 /// - Frequency smoothing: jumps > 6 % snap; changes < 2 % blend with α = 0.12, or α = 0.5
 ///   when two detections in a row lie 12 cents or more off on the same side (a vibrato);
 ///   in between α = 0.5 once two detections in a row agree on the step (one stray reading
@@ -77,6 +78,8 @@ public struct TunerDisplay: Sendable {
     private var recent = (0.0, 0.0)
     /// Whether those two went to the shown note (not to a candidate for another).
     private var recentOnNote = (false, false)
+    /// Whether the last detection continued a glide.
+    private var glided = false
     /// Cents of the last detection on the shown note off the pitch shown before it.
     private var lastDeviation = 0.0
     /// Mean square (cents²) of the second difference of consecutive detections.
@@ -108,7 +111,7 @@ public struct TunerDisplay: Sendable {
     public mutating func reset() {
         reading = nil; latchedMidi = nil; candidateCount = 0; candidateMidi = .min
         lastDetection = -.infinity; pendingStep = 0; lastSameNote = -.infinity
-        recent = (0, 0); recentOnNote = (false, false); lastDeviation = 0; jitter = 0; unsureRun = 0
+        recent = (0, 0); recentOnNote = (false, false); glided = false; lastDeviation = 0; jitter = 0; unsureRun = 0
     }
 
     /// Feeds one hop: `estimate` (nil = no pitch) at time `time` (seconds); `weight` 0…1 is
@@ -118,12 +121,13 @@ public struct TunerDisplay: Sendable {
     public mutating func feed(_ estimate: PitchEstimate?, time: Double, weight: Double = 1, fading: Bool = false) {
         guard let e = estimate, e.frequency > 0 else {
             if time - lastDetection >= release - 1e-9 { reading = nil; latchedMidi = nil; candidateCount = 0 }
-            recent = (0, 0); recentOnNote = (false, false)
+            recent = (0, 0); recentOnNote = (false, false); glided = false
             return
         }
         trackJitter(e.frequency)
         let clear = e.confidence >= TunerDisplay.clearConfidence && !fading
         let glide = clear && gliding(to: e.frequency)
+        glided = glide
         recent = (e.frequency, recent.0)
         recentOnNote = (false, recentOnNote.0)
         lastDetection = time
@@ -165,9 +169,10 @@ public struct TunerDisplay: Sendable {
     /// a clearly periodic window, not a fading note's in noise.
     static let clearConfidence = 0.9
     /// Cents per hop of a glide the display follows from one note to the next: a sung
-    /// portamento moves by up to 60 cents a hop; a jump to another note (or a stray reading
-    /// a semitone off) by more, and it still waits for its detections.
-    static let glideStep = 70.0
+    /// portamento moves by up to 90 cents a hop (a raised-cosine glide of 40 ms over two
+    /// semitones); a jump to another note (or a stray reading a semitone off) by more, and it
+    /// still waits for its detections. At 70, eval/melody's display lost the fast glides.
+    static let glideStep = 100.0
     /// Cents off the shown pitch from which two readings in a row on the same side move the
     /// display half way (a sung vibrato of ±30–60 cents), or three times the detections'
     /// scatter if more (a note in noise); a smaller offset is blended in slowly, so a held
@@ -188,14 +193,21 @@ public struct TunerDisplay: Sendable {
 
     /// Whether `f` continues a glide of the shown pitch: this reading and the one before each
     /// moved on by 3 to `glideStep` cents in the same direction, by more than twice the
-    /// detections' scatter and by similar steps, and the one before was shown.
+    /// detections' scatter and by similar steps, leaving from the pitch shown.
     private func gliding(to f: Double) -> Bool {
-        guard reading != nil, recent.0 > 0, recent.1 > 0, recentOnNote.0, recentOnNote.1 else { return false }
+        guard reading != nil, recent.0 > 0, recent.1 > 0 else { return false }
         let d1 = 1200 * log2(f / recent.0), d0 = 1200 * log2(recent.0 / recent.1)
         let least = max(3, 2 * scatter)
         guard least < TunerDisplay.glideStep, d1 * d0 > 0, abs(d1 - d0) < 0.5 * max(abs(d1), abs(d0)) else { return false }
         let step = least...TunerDisplay.glideStep
-        return step.contains(abs(d1)) && step.contains(abs(d0)) && abs(1200 * log2(recent.0 / smoothed)) < 60
+        // The motion goes on from the last hop's glide, or leaves the pitch shown: one of the
+        // last two readings was shown, or the one before last lay near it (a glide that
+        // began with a small step, its next reading counted for another note), and none lay
+        // on the other side of it (a stray reading, the note, a stray the other way).
+        let c1 = 1200 * log2(recent.1 / smoothed)
+        let leaves = (recentOnNote.0 || recentOnNote.1 || abs(c1) < 60) && c1 * (d1 > 0 ? 1 : -1) >= -least
+        let fromShown = glided || leaves
+        return step.contains(abs(d1)) && step.contains(abs(d0)) && fromShown
     }
 
     /// Frequency smoothing of a detection on the shown note (see the type's notes).
