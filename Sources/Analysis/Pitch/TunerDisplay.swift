@@ -22,13 +22,19 @@ public struct TunerReading: Sendable, Equatable {
     /// The latest detection was unsure (`PitchEstimate.unsure`): the display holds the pitch
     /// it had and should not show the cents as a verdict.
     public var unsure: Bool
+    /// This hop's detection on the shown note (Hz, unsmoothed), 0 where the reading is only
+    /// held: a hop without a detection (the release, a gap between detached notes), or one
+    /// whose detection went to another note or waits for a second reading.
+    public var detection: Double
+    /// Whether this hop's detection set the reading.
+    public var measured: Bool { detection > 0 }
 
     public init(
         frequency: Double, note: Note, cents: Double, target: Note, inTune: Bool, confidence: Double, unsure: Bool = false
     ) {
         self.frequency = frequency; self.note = note; self.cents = cents
         self.target = target; self.inTune = inTune; self.confidence = confidence
-        self.unsure = unsure
+        self.unsure = unsure; detection = frequency
     }
 }
 
@@ -105,7 +111,7 @@ public struct TunerDisplay: Sendable {
     public mutating func setPreset(_ p: TuningPreset) {
         preset = p
         presetSet = p.midiSet
-        if let r = reading { update(reading: r.frequency, confidence: r.confidence, unsure: r.unsure) }
+        if let r = reading { update(reading: r.frequency, confidence: r.confidence, unsure: r.unsure, detection: r.detection) }
     }
 
     public mutating func reset() {
@@ -119,6 +125,7 @@ public struct TunerDisplay: Sendable {
     /// peak (struck, plucked or released), where the period estimate drifts: the display
     /// then does not follow motion fast.
     public mutating func feed(_ estimate: PitchEstimate?, time: Double, weight: Double = 1, fading: Bool = false) {
+        reading?.detection = 0
         guard let e = estimate, e.frequency > 0 else {
             if time - lastDetection >= release - 1e-9 { reading = nil; latchedMidi = nil; candidateCount = 0 }
             recent = (0, 0); recentOnNote = (false, false); glided = false
@@ -161,7 +168,7 @@ public struct TunerDisplay: Sendable {
             confirmed = !e.unsure
             candidateCount = 0
             candidateMidi = .min
-            update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
+            update(reading: smoothed, confidence: e.confidence, unsure: e.unsure, detection: candidateFrequency)
         }
     }
 
@@ -226,7 +233,7 @@ public struct TunerDisplay: Sendable {
         // and the reading stays marked unsure (rumble under the note).
         unsureRun = e.unsure ? unsureRun + 1 : 0
         if e.unsure && !glide && unsureRun <= TunerDisplay.unsureHold {
-            update(reading: smoothed, confidence: e.confidence, unsure: true)
+            update(reading: smoothed, confidence: e.confidence, unsure: true, detection: e.frequency)
             return
         }
         let ratio = abs(e.frequency / smoothed - 1)
@@ -253,7 +260,7 @@ public struct TunerDisplay: Sendable {
         // The note shown follows the pitch once it is nearer another note (with hysteresis).
         let m = Note.midiValue(frequency: smoothed, reference: reference)
         if let l = latchedMidi, abs(m - Double(l)) > 0.6 { latchedMidi = Int(m.rounded()) }
-        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
+        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure, detection: e.frequency)
     }
 
     /// Detections needed to switch to `midi` from the current latch.
@@ -273,7 +280,7 @@ public struct TunerDisplay: Sendable {
     /// samples at 44.1/48 kHz with something else or nothing) that make a short latch a blip.
     static let staleAfter = 0.02
 
-    private mutating func update(reading f: Double, confidence: Double, unsure: Bool) {
+    private mutating func update(reading f: Double, confidence: Double, unsure: Bool, detection: Double) {
         var note = Note(midi: latchedMidi ?? Int(Note.midiValue(frequency: f, reference: reference).rounded()))
         var (target, cents) = preset.offset(of: f, reference: reference)
         if !system.isPlain {
@@ -285,5 +292,6 @@ public struct TunerDisplay: Sendable {
         reading = TunerReading(
             frequency: f, note: note, cents: cents, target: target,
             inTune: TuningTolerance.classify(cents: cents) == .inTune, confidence: confidence, unsure: unsure)
+        reading?.detection = detection
     }
 }
