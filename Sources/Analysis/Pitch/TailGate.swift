@@ -32,6 +32,16 @@ struct TailGate {
     private var changedAt = -Double.infinity
     /// Seconds after a change of note in which going back to the earlier note is free.
     static let returnWindow = 2.0
+    /// Largest step (semitones) between consecutive readings that keeps them one path: a
+    /// sung portamento moves by up to 1.3 semitones a hop at 512 samples; a tail's reading
+    /// jumps to the hum or a subharmonic.
+    static let pathStep = 1.5
+    /// Whether the readings since the shown note form one path from it (each within
+    /// `pathStep` of the one before, at most one hop without a reading), the last of them
+    /// (Hz, 0 = none) and the hops since it.
+    private var onPath = false
+    private var pathLast = 0.0
+    private var pathGap = 0
 
     /// The estimate to feed the display: `estimate`, or nil when it is a different note in a tail.
     mutating func gate(
@@ -47,6 +57,7 @@ struct TailGate {
             if let l = lastShown, abs(12 * log2(f / l)) >= 0.6 { earlierShown = l; changedAt = time }
             lastShown = f
         }
+        followPath(estimate)
         guard let e = estimate, let last = lastShown else { return estimate }
         // Lower than the shown note by more than the display's same-note window (0.6
         // semitone): what a fading note's tail turns into (its subharmonics, the hum, the
@@ -71,12 +82,32 @@ struct TailGate {
         // shown note may be the wrong one, an octave up at a beating null.)
         let returning = earlierShown.map { abs(12 * log2(e.frequency / $0)) < 0.6 && time - changedAt <= TailGate.returnWindow } ?? false
         let subharmonic = !returning && (2...4).contains { k in abs(interval + 12 * log2(Double(k))) < 0.6 }
-        let blocked = (interval <= -0.6 || abs(interval - 12) < TailGate.octaveTolerance) && inTail
+        // A lower note reached from the shown one by a path of readings (a legato glide down,
+        // the new note as loud as the old one's fading end) is not a tail.
+        let blocked = (interval <= -0.6 && !onPath || abs(interval - 12) < TailGate.octaveTolerance) && inTail
         guard blocked || (subharmonic && sinceOnset > TailGate.onsetHold) else { return estimate }
         // Blocked. While the note was found within the last `maxHold` seconds, the tail
         // still carries it under the noise: hold what the display shows (a detection at
         // the shown frequency); after that, nothing (the display releases).
         guard shown != nil, time - lastSame <= TailGate.maxHold else { return nil }
         return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source)
+    }
+
+    /// Updates `onPath` with this hop's reading (nil = none).
+    private mutating func followPath(_ estimate: PitchEstimate?) {
+        guard let f = estimate?.frequency, f > 0 else {
+            pathGap += 1
+            if pathGap > 1 { onPath = false; pathLast = 0 }
+            return
+        }
+        if let l = lastShown, abs(12 * log2(f / l)) < 0.6 {
+            onPath = true
+        } else if onPath, pathLast > 0 {
+            onPath = abs(12 * log2(f / pathLast)) <= TailGate.pathStep
+        } else {
+            onPath = false
+        }
+        pathLast = f
+        pathGap = 0
     }
 }

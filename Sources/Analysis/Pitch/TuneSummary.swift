@@ -2,8 +2,9 @@ import Foundation
 import Tuning
 
 /// Groups the tuner's display timeline into the notes shown, for `specviz tune`'s
-/// human-readable summary. A note's mean is taken over its sure readings only; a note with
-/// too few of them (`Segment.isSure`) is reported "unsure", without cents.
+/// human-readable summary. A note's mean is taken over its sure detections only (the
+/// detection of each hop whose reading was sure and measured, not the display's smoothed
+/// pitch); a note with too few of them (`Segment.isSure`) is reported "unsure", without cents.
 ///
 /// Each segment keeps running sums and only its first `settleHops` readings (the mean skips
 /// up to that many hops of smoothing after the latch), so adding a hop costs O(1) time and
@@ -78,15 +79,21 @@ public struct TuneSummary: Sendable {
     /// duration (s). A gap of more than 2.5 hops or another note starts a new segment.
     public mutating func add(_ r: TunerReading?, time: Double, hop: Double) {
         guard let r else { return }
+        // A note is measured on its own detections, not on the display's smoothed pitch: that
+        // lags them (a bass note's first sure reading under a kick's tail, 7 cents flat, was
+        // kept for the rest of the note), and hops that only hold it say nothing.
+        let sure = !r.unsure && r.measured
+        let hz = sure ? r.detection : r.frequency
+        let cents = sure ? r.cents + 1200 * log2(r.detection / r.frequency) : r.cents
         let n = segments.count
         if n > 0, segments[n - 1].note == r.note, segments[n - 1].target == r.target,
             time - segments[n - 1].end <= 2.5 * hop
         {
             segments[n - 1].end = time
-            segments[n - 1].append(cents: r.cents, hz: r.frequency, sure: !r.unsure)
+            segments[n - 1].append(cents: cents, hz: hz, sure: sure)
         } else {
             var s = Segment(note: r.note, target: r.target, time: time)
-            s.append(cents: r.cents, hz: r.frequency, sure: !r.unsure)
+            s.append(cents: cents, hz: hz, sure: sure)
             segments.append(s)
         }
     }

@@ -22,13 +22,19 @@ public struct TunerReading: Sendable, Equatable {
     /// The latest detection was unsure (`PitchEstimate.unsure`): the display holds the pitch
     /// it had and should not show the cents as a verdict.
     public var unsure: Bool
+    /// This hop's detection on the shown note (Hz, unsmoothed), 0 where the reading is only
+    /// held: a hop without a detection (the release, a gap between detached notes), or one
+    /// whose detection went to another note or waits for a second reading.
+    public var detection: Double
+    /// Whether this hop's detection set the reading.
+    public var measured: Bool { detection > 0 }
 
     public init(
         frequency: Double, note: Note, cents: Double, target: Note, inTune: Bool, confidence: Double, unsure: Bool = false
     ) {
         self.frequency = frequency; self.note = note; self.cents = cents
         self.target = target; self.inTune = inTune; self.confidence = confidence
-        self.unsure = unsure
+        self.unsure = unsure; detection = frequency
     }
 }
 
@@ -42,8 +48,9 @@ public struct TunerReading: Sendable, Equatable {
 ///   octave below inside it. A detection within 0.6 semitone of the latched pitch counts as
 ///   the latched note (hysteresis).
 /// - `---` after 200 ms without any detection.
-/// - A glide (a portamento: three detections in a row each 3–70 cents on from the last, in
-///   the same direction) is followed across note boundaries at once.
+/// - A glide (a portamento: three detections in a row each 3–100 cents on from the last, in
+///   the same direction, leaving from the pitch shown) is followed across note boundaries at
+///   once.
 /// - Frequency smoothing: jumps > 6 % snap; changes < 2 % blend with α = 0.12, or α = 0.5
 ///   when two detections in a row lie 12 cents or more off on the same side (a vibrato);
 ///   in between α = 0.5 once two detections in a row agree on the step (one stray reading
@@ -77,6 +84,8 @@ public struct TunerDisplay: Sendable {
     private var recent = (0.0, 0.0)
     /// Whether those two went to the shown note (not to a candidate for another).
     private var recentOnNote = (false, false)
+    /// Whether the last detection continued a glide.
+    private var glided = false
     /// Cents of the last detection on the shown note off the pitch shown before it.
     private var lastDeviation = 0.0
     /// Mean square (cents²) of the second difference of consecutive detections.
@@ -102,13 +111,13 @@ public struct TunerDisplay: Sendable {
     public mutating func setPreset(_ p: TuningPreset) {
         preset = p
         presetSet = p.midiSet
-        if let r = reading { update(reading: r.frequency, confidence: r.confidence, unsure: r.unsure) }
+        if let r = reading { update(reading: r.frequency, confidence: r.confidence, unsure: r.unsure, detection: r.detection) }
     }
 
     public mutating func reset() {
         reading = nil; latchedMidi = nil; candidateCount = 0; candidateMidi = .min
         lastDetection = -.infinity; pendingStep = 0; lastSameNote = -.infinity
-        recent = (0, 0); recentOnNote = (false, false); lastDeviation = 0; jitter = 0; unsureRun = 0
+        recent = (0, 0); recentOnNote = (false, false); glided = false; lastDeviation = 0; jitter = 0; unsureRun = 0
     }
 
     /// Feeds one hop: `estimate` (nil = no pitch) at time `time` (seconds); `weight` 0…1 is
@@ -116,14 +125,16 @@ public struct TunerDisplay: Sendable {
     /// peak (struck, plucked or released), where the period estimate drifts: the display
     /// then does not follow motion fast.
     public mutating func feed(_ estimate: PitchEstimate?, time: Double, weight: Double = 1, fading: Bool = false) {
+        reading?.detection = 0
         guard let e = estimate, e.frequency > 0 else {
             if time - lastDetection >= release - 1e-9 { reading = nil; latchedMidi = nil; candidateCount = 0 }
-            recent = (0, 0); recentOnNote = (false, false)
+            recent = (0, 0); recentOnNote = (false, false); glided = false
             return
         }
         trackJitter(e.frequency)
         let clear = e.confidence >= TunerDisplay.clearConfidence && !fading
         let glide = clear && gliding(to: e.frequency)
+        glided = glide
         recent = (e.frequency, recent.0)
         recentOnNote = (false, recentOnNote.0)
         lastDetection = time
@@ -157,7 +168,7 @@ public struct TunerDisplay: Sendable {
             confirmed = !e.unsure
             candidateCount = 0
             candidateMidi = .min
-            update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
+            update(reading: smoothed, confidence: e.confidence, unsure: e.unsure, detection: candidateFrequency)
         }
     }
 
@@ -165,9 +176,10 @@ public struct TunerDisplay: Sendable {
     /// a clearly periodic window, not a fading note's in noise.
     static let clearConfidence = 0.9
     /// Cents per hop of a glide the display follows from one note to the next: a sung
-    /// portamento moves by up to 60 cents a hop; a jump to another note (or a stray reading
-    /// a semitone off) by more, and it still waits for its detections.
-    static let glideStep = 70.0
+    /// portamento moves by up to 90 cents a hop (a raised-cosine glide of 40 ms over two
+    /// semitones); a jump to another note (or a stray reading a semitone off) by more, and it
+    /// still waits for its detections. At 70, eval/melody's display lost the fast glides.
+    static let glideStep = 100.0
     /// Cents off the shown pitch from which two readings in a row on the same side move the
     /// display half way (a sung vibrato of ±30–60 cents), or three times the detections'
     /// scatter if more (a note in noise); a smaller offset is blended in slowly, so a held
@@ -188,14 +200,21 @@ public struct TunerDisplay: Sendable {
 
     /// Whether `f` continues a glide of the shown pitch: this reading and the one before each
     /// moved on by 3 to `glideStep` cents in the same direction, by more than twice the
-    /// detections' scatter and by similar steps, and the one before was shown.
+    /// detections' scatter and by similar steps, leaving from the pitch shown.
     private func gliding(to f: Double) -> Bool {
-        guard reading != nil, recent.0 > 0, recent.1 > 0, recentOnNote.0, recentOnNote.1 else { return false }
+        guard reading != nil, recent.0 > 0, recent.1 > 0 else { return false }
         let d1 = 1200 * log2(f / recent.0), d0 = 1200 * log2(recent.0 / recent.1)
         let least = max(3, 2 * scatter)
         guard least < TunerDisplay.glideStep, d1 * d0 > 0, abs(d1 - d0) < 0.5 * max(abs(d1), abs(d0)) else { return false }
         let step = least...TunerDisplay.glideStep
-        return step.contains(abs(d1)) && step.contains(abs(d0)) && abs(1200 * log2(recent.0 / smoothed)) < 60
+        // The motion goes on from the last hop's glide, or leaves the pitch shown: one of the
+        // last two readings was shown, or the one before last lay near it (a glide that
+        // began with a small step, its next reading counted for another note), and none lay
+        // on the other side of it (a stray reading, the note, a stray the other way).
+        let c1 = 1200 * log2(recent.1 / smoothed)
+        let leaves = (recentOnNote.0 || recentOnNote.1 || abs(c1) < 60) && c1 * (d1 > 0 ? 1 : -1) >= -least
+        let fromShown = glided || leaves
+        return step.contains(abs(d1)) && step.contains(abs(d0)) && fromShown
     }
 
     /// Frequency smoothing of a detection on the shown note (see the type's notes).
@@ -214,7 +233,7 @@ public struct TunerDisplay: Sendable {
         // and the reading stays marked unsure (rumble under the note).
         unsureRun = e.unsure ? unsureRun + 1 : 0
         if e.unsure && !glide && unsureRun <= TunerDisplay.unsureHold {
-            update(reading: smoothed, confidence: e.confidence, unsure: true)
+            update(reading: smoothed, confidence: e.confidence, unsure: true, detection: e.frequency)
             return
         }
         let ratio = abs(e.frequency / smoothed - 1)
@@ -241,7 +260,7 @@ public struct TunerDisplay: Sendable {
         // The note shown follows the pitch once it is nearer another note (with hysteresis).
         let m = Note.midiValue(frequency: smoothed, reference: reference)
         if let l = latchedMidi, abs(m - Double(l)) > 0.6 { latchedMidi = Int(m.rounded()) }
-        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure)
+        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure, detection: e.frequency)
     }
 
     /// Detections needed to switch to `midi` from the current latch.
@@ -261,7 +280,7 @@ public struct TunerDisplay: Sendable {
     /// samples at 44.1/48 kHz with something else or nothing) that make a short latch a blip.
     static let staleAfter = 0.02
 
-    private mutating func update(reading f: Double, confidence: Double, unsure: Bool) {
+    private mutating func update(reading f: Double, confidence: Double, unsure: Bool, detection: Double) {
         var note = Note(midi: latchedMidi ?? Int(Note.midiValue(frequency: f, reference: reference).rounded()))
         var (target, cents) = preset.offset(of: f, reference: reference)
         if !system.isPlain {
@@ -273,5 +292,6 @@ public struct TunerDisplay: Sendable {
         reading = TunerReading(
             frequency: f, note: note, cents: cents, target: target,
             inTune: TuningTolerance.classify(cents: cents) == .inTune, confidence: confidence, unsure: unsure)
+        reading?.detection = detection
     }
 }
