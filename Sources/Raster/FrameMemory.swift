@@ -44,11 +44,11 @@ struct FrameMemory {
     @usableFromInline var keptVertices = false
     /// An item's rows not worked out (`Rasterizer.itemRows`).
     @usableFromInline static let unknownRows = SIMD2<Int32>(-1, -1)
-    /// Whether this build checks the layers' word (and keeps every frame's vertices for it).
     #if DEBUG || SPECVIZ_CHECKS
-    @usableFromInline static let checks = true
-    #else
-    @usableFromInline static let checks = false
+    /// The previous frame's vertices, always: to check the layers' word (apart from
+    /// `vertices2D`/`vertices3D`, so that the tests run the release build's keeping).
+    var checked2D: [Vertex2D] = []
+    var checked3D: [Vertex3D] = []
     #endif
 
     struct Key: Equatable {
@@ -148,7 +148,7 @@ struct FrameMemory {
 
     #if DEBUG || SPECVIZ_CHECKS
     /// Checks that every layer said to be `unchanged` holds the previous frame's items, bit
-    /// for bit (a debug build keeps the vertices for it).
+    /// for bit.
     func checkUnchanged(_ scene: Scene, layers: [SceneLayer]) {
         for (new, old) in zip(layers, self.layers) where new.damage == .unchanged {
             precondition(new.items.count == old.items.count, "a layer said to be unchanged has another number of items")
@@ -157,7 +157,6 @@ struct FrameMemory {
             }
         }
     }
-    #endif
 
     private func same(_ a: Scene.Item, _ scene: Scene, _ b: Scene.Item) -> Bool {
         switch (a, b) {
@@ -167,12 +166,13 @@ struct FrameMemory {
             guard x.pipeline == y.pipeline, x.count == y.count, bits(x.mvp) == bits(y.mvp) else {
                 return false
             }
-            if x.pipeline == .lit3D { return FrameMemory.same(scene.vertices3D, x.first, vertices3D, y.first, x.count) }
-            return FrameMemory.same(scene.vertices2D, x.first, vertices2D, y.first, x.count)
+            if x.pipeline == .lit3D { return FrameMemory.same(scene.vertices3D, x.first, checked3D, y.first, x.count) }
+            return FrameMemory.same(scene.vertices2D, x.first, checked2D, y.first, x.count)
         default:
             return false
         }
     }
+    #endif
 
     /// Whether a[i..<i+count] and b[j..<j+count] hold the same bits in every component
     /// (`V.meaningful` masks each 16-byte part: the padding of a SIMD3 or after a SIMD2
@@ -212,7 +212,7 @@ struct FrameMemory {
     /// After a frame drawn as `plan` said: keeps `scene`'s layers, items and rows for the
     /// next frame (no allocation once the buffers have grown to the scene's size) and notes
     /// the picture kept after `keptAt` items. The vertices are kept only when `vertices`
-    /// (a layer may scroll, or a debug build checks the layers' word); else forgotten. When
+    /// (a layer may scroll); else forgotten. When
     /// the frame was drawn from the kept picture, its first `restored` items are the kept
     /// ones, vertex for vertex: the part of each vertex array they tile from the start, at
     /// the same places in both frames, is already here and is not copied again.
@@ -238,6 +238,10 @@ struct FrameMemory {
         itemRows.append(contentsOf: rows)
         FrameMemory.keep(vertices ? scene.vertices2D : [], in: &vertices2D, from: same2D)
         FrameMemory.keep(vertices ? scene.vertices3D : [], in: &vertices3D, from: same3D)
+        #if DEBUG || SPECVIZ_CHECKS
+        FrameMemory.keep(scene.vertices2D, in: &checked2D, from: 0)
+        FrameMemory.keep(scene.vertices3D, in: &checked3D, from: 0)
+        #endif
     }
 
     /// Makes `kept` a copy of `vertices`, whose first `same` are already there.

@@ -141,9 +141,10 @@ public final class Rasterizer {
         keptItems = plan.keepAt
         movedItems = plan.scroll?.moved.count ?? 0
         if reusesUnchangedPrefix {
-            // Vertices are kept for a layer that may scroll next (one that scrolled, or a
-            // picture restored with the vertices kept), or to check the layers' word.
-            let vertices = FrameMemory.checks || layers.contains { $0.damage == .scrolled } || (plan.restore > 0 && memory.keptVertices)
+            // Vertices are kept while the first layer may scroll next (`findScroll` moves
+            // the kept draws): it scrolled, or stayed since it did.
+            let first = layers.first?.damage
+            let vertices = first == .scrolled || (first == .unchanged && memory.keptVertices)
             memory.keep(scene, layers: layers, rows: itemRows, restored: plan.restore, keptAt: plan.keepAt, vertices: vertices)
         }
     }
