@@ -116,7 +116,9 @@ public struct TunerViewMode: ModeBuilder {
             InfoBar().build(s, rect: sub, scale: scale, text: text, into: &scene)
         }
         scene.end2D()
-        layers.mark(&scene, from: first, key: s)
+        // The wheel and the stroboscope, with their sub-meters, show most of the state.
+        let shown: LayerKey = meter == .arc ? ChromaticStrip.Shown(s) as LayerKey : s as LayerKey
+        layers.mark(&scene, from: first, key: shown)
         first = scene.items.count
         if text { header(p, into: &scene) }
         layers.mark(&scene, from: first, key: 0)
