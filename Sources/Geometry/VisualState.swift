@@ -145,7 +145,7 @@ public struct History: Sendable {
 }
 
 /// The tuner overlay's content (SPEC §4): note and cents, coloured by accuracy.
-public struct TunerOverlay: Sendable {
+public struct TunerOverlay: Sendable, Equatable {
     public var note: String
     public var cents: Double
     public var frequency: Double
@@ -167,7 +167,7 @@ public struct TunerOverlay: Sendable {
 }
 
 /// The BPM overlay's content: tempo and the beat dot's brightness (1 on a beat, fading).
-public struct TempoOverlay: Sendable {
+public struct TempoOverlay: Sendable, Equatable {
     public var bpm: Double?
     public var beat: Float
     /// The newest beat's number in the bar (1 = downbeat), nil when unknown.

@@ -1,20 +1,25 @@
 import SpecvizCore
 
 /// What a frame leaves for the next one when `Rasterizer.reusesUnchangedPrefix` is on: its
-/// items and vertices (to find how many leading items the next scene shares with it) and
-/// the picture as it stood after the first `split` items (the clear, then those items).
+/// layers and the rows of its items (to tell the next frame's changed rows from the
+/// layers' damage), its items (and its vertices when a layer may scroll, or to check the
+/// layers' word in a debug build) and the picture as it stood after the first `split`
+/// items (the clear, then those items).
 ///
-/// A frame whose first `split` items are the same as the previous frame's, bit for bit,
-/// starts from that picture and draws only the rest: the same pixels as drawing it all,
-/// since every pixel depends only on the items drawn before it, in order. The
-/// spectrogram's history takes a new row every third video frame (`VisualState.scrollEvery`),
-/// so two frames in three share its whole grid with the one before and draw only the
-/// waveform strip, the labels and the overlays (the 3D waterfall moves on every frame).
+/// A frame whose leading layers say they are `unchanged` starts from that picture when it
+/// was kept after them, and draws only the rest: the same pixels as drawing it all, since
+/// every pixel depends only on the items drawn before it, in order. The picture is kept
+/// after the leading layers that may repeat (`LayerDamage.mayRepeat`): the spectrogram's
+/// history takes a new row every third video frame (`VisualState.scrollEvery`), so two
+/// frames in three start from its grid and draw only the waveform strip, the labels and
+/// the overlays; a plot that changes on every frame (the 3D waterfall) keeps nothing.
 @usableFromInline
 struct FrameMemory {
     @usableFromInline init() {}
 
-    /// The previous frame's scene (copied into buffers kept across frames).
+    /// The previous frame's layers and items (copied into buffers kept across frames), and
+    /// its vertices when it kept them (`keep`; else empty).
+    @usableFromInline var layers: [SceneLayer] = []
     @usableFromInline var items: [Scene.Item] = []
     @usableFromInline var vertices2D: [Vertex2D] = []
     var vertices3D: [Vertex3D] = []
@@ -24,17 +29,27 @@ struct FrameMemory {
     /// The picture after the first `split` items of the frame that took it (0: none).
     @usableFromInline var pixels: [UInt32] = []
     @usableFromInline var split = 0
-    /// Where the next picture is taken: the shared prefix last seen, kept across a frame
-    /// that shares nothing (a new history row), so that the next one can start from it.
+    /// Leading layers after which the next picture is kept: as many as the last frame that
+    /// had unchanged ones had, kept across frames that have none (a new history row), so
+    /// that the next one can start from it.
     var goal = 0
     /// The rows each of the previous frame's items touched (`Rasterizer.itemRows`).
     @usableFromInline var itemRows: [SIMD2<Int32>] = []
-    /// Whether the frame being drawn follows the previous one with the same key (its
-    /// changed rows can be worked out), and how many leading items the two share.
+    /// Whether the frame being drawn follows the previous one with the same key and the
+    /// same number of layers (its changed rows can be worked out), and how many leading
+    /// items (whole layers) its layers say are the previous frame's.
     @usableFromInline var follows = false
     @usableFromInline var shared = 0
+    /// Whether the previous frame kept its vertices (`keep`).
+    @usableFromInline var keptVertices = false
     /// An item's rows not worked out (`Rasterizer.itemRows`).
     @usableFromInline static let unknownRows = SIMD2<Int32>(-1, -1)
+    #if DEBUG || SPECVIZ_CHECKS
+    /// The previous frame's vertices, always: to check the layers' word (apart from
+    /// `vertices2D`/`vertices3D`, so that the tests run the release build's keeping).
+    var checked2D: [Vertex2D] = []
+    var checked3D: [Vertex3D] = []
+    #endif
 
     struct Key: Equatable {
         var width: Int
@@ -51,15 +66,14 @@ struct FrameMemory {
         split = 0
     }
 
-    /// Which leading items of `scene` come from the kept picture (`restore`, 0: none) and,
-    /// when none do, after how many items this frame keeps its picture for the next ones
-    /// (`keepAt`, 0: it keeps none; `pixels` is then sized for it). Items drawn after a
-    /// kept picture must not be 3D (a picture is kept without its depth buffer).
-    /// - Parameter unchanged: leading items the caller vouches are the previous frame's, bit
-    ///   for bit and at the same place in the vertex arrays (`Rasterizer.unchangedItems`);
-    ///   they are not compared (in debug builds they are, to check the caller's word).
+    /// Which leading items of `scene` (whose layers are `layers`, covering every item) come
+    /// from the kept picture (`restore`, 0: none) and, when none do, after how many items
+    /// this frame keeps its picture for the next ones (`keepAt`, 0: it keeps none; `pixels`
+    /// is then sized for it): after as many leading layers as were last unchanged (`goal`),
+    /// never after one that changes on every frame. Items drawn after a kept picture must
+    /// not be 3D (a picture is kept without its depth buffer).
     @usableFromInline mutating func plan(
-        _ scene: Scene, shader2D: ObjectIdentifier, shader3D: ObjectIdentifier, light: SIMD3<Float>?, unchanged: Int = 0
+        _ scene: Scene, layers: [SceneLayer], shader2D: ObjectIdentifier, shader3D: ObjectIdentifier, light: SIMD3<Float>?
     ) -> (restore: Int, keepAt: Int) {
         let l = light ?? SIMD3(repeating: .nan)
         let key = Key(
@@ -70,20 +84,39 @@ struct FrameMemory {
         for (i, item) in scene.items.enumerated() {
             if case .draw(let d) = item, d.pipeline == .lit3D { after3D = i + 1 }
         }
-        follows = self.key == key
-        shared = follows ? sharedItems(with: scene, from: unchanged) : 0
+        follows = self.key == key && self.layers.count == layers.count
+        let unchanged = follows ? unchangedLayers(layers) : 0
+        shared = unchanged > 0 ? layers[unchanged - 1].items.upperBound : 0
+        #if DEBUG || SPECVIZ_CHECKS
+        // The layers' damage is trusted in a plain release build; the tests (built with
+        // -DSPECVIZ_CHECKS by scripts/test.sh) compare anyway, so a wrong damage fails them.
+        if follows { checkUnchanged(scene, layers: layers) }
+        #endif
         if self.key != key { split = 0 }
         self.key = key
         if split > 0 && shared >= split && split >= after3D && pixels.count == scene.width * scene.height {
             return (split, 0)
         }
-        if shared >= max(1, after3D) { goal = shared }
-        if goal < after3D || goal > scene.items.count { goal = after3D }
+        if unchanged > 0 { goal = unchanged }
+        var kept = 0
+        while kept < min(goal, layers.count) && layers[kept].damage.mayRepeat { kept += 1 }
+        var keepAt = kept > 0 ? layers[kept - 1].items.upperBound : 0
+        if keepAt < after3D { keepAt = 0 }
         split = 0
-        if goal > 0 && pixels.count != scene.width * scene.height {
+        if keepAt > 0 && pixels.count != scene.width * scene.height {
             pixels = [UInt32](repeating: 0, count: scene.width * scene.height)
         }
-        return (0, goal)
+        return (0, keepAt)
+    }
+
+    /// How many leading layers say they are `unchanged` (and hold the previous frame's items).
+    func unchangedLayers(_ layers: [SceneLayer]) -> Int {
+        var n = 0
+        for (new, old) in zip(layers, self.layers) {
+            guard new.damage == .unchanged, new.items == old.items else { break }
+            n += 1
+        }
+        return n
     }
 
     /// Gives the first `count` items of the frame being drawn the rows of the previous
@@ -93,36 +126,36 @@ struct FrameMemory {
     }
 
     /// The rows of `scene`'s frame that may differ from the previous frame's (after `plan`,
-    /// before `keep`): those of every item, in either frame, that is not the same as the
-    /// other frame's item at its place. All when the frames do not follow one another or
-    /// an item's rows are not known.
-    @usableFromInline func changedRows(_ scene: Scene, rows: [SIMD2<Int32>]) -> ChangedRows {
+    /// before `keep`): those of every item, in either frame, of a layer that is not
+    /// `unchanged`. A pixel that only unchanged layers cover saw the same items in the
+    /// same order, so it is the same. All when the frames do not follow one another or an
+    /// item's rows are not known.
+    @usableFromInline func changedRows(layers: [SceneLayer], rows: [SIMD2<Int32>]) -> ChangedRows {
         guard follows else { return .all }
         var changed = ChangedRows.none
-        for i in shared..<max(items.count, scene.items.count) {
-            let old = i < items.count, new = i < scene.items.count
-            if old && new && same(scene.items[i], scene, items[i]) { continue }
-            let a = old ? itemRows[i] : .zero, b = new ? rows[i] : .zero
-            if a == FrameMemory.unknownRows || b == FrameMemory.unknownRows { return .all }
-            changed.insert(Int(a.x)..<Int(a.y))
-            changed.insert(Int(b.x)..<Int(b.y))
+        for (new, old) in zip(layers, self.layers) where new.damage != .unchanged || new.items.count != old.items.count {
+            for r in itemRows[old.items] {
+                if r == FrameMemory.unknownRows { return .all }
+                changed.insert(Int(r.x)..<Int(r.y))
+            }
+            for r in rows[new.items] {
+                if r == FrameMemory.unknownRows { return .all }
+                changed.insert(Int(r.x)..<Int(r.y))
+            }
         }
         return changed
     }
 
-    /// How many leading items `scene` shares with the previous frame, bit for bit (draws:
-    /// pipeline, transform and every vertex; text runs: the same run), of which the first
-    /// `known` are known to be shared.
-    func sharedItems(with scene: Scene, from known: Int = 0) -> Int {
-        let n = min(items.count, scene.items.count)
-        var k = min(max(0, known), n)
-        #if DEBUG || SPECVIZ_CHECKS
-        // A mode's damage key is trusted in a plain release build; the tests (built with
-        // -DSPECVIZ_CHECKS by scripts/test.sh) compare anyway, so a wrong key fails them.
-        precondition((0..<k).allSatisfy { same(scene.items[$0], scene, items[$0]) }, "an item said to be unchanged has changed")
-        #endif
-        while k < n && same(scene.items[k], scene, items[k]) { k += 1 }
-        return k
+    #if DEBUG || SPECVIZ_CHECKS
+    /// Checks that every layer said to be `unchanged` holds the previous frame's items, bit
+    /// for bit.
+    func checkUnchanged(_ scene: Scene, layers: [SceneLayer]) {
+        for (new, old) in zip(layers, self.layers) where new.damage == .unchanged {
+            precondition(new.items.count == old.items.count, "a layer said to be unchanged has another number of items")
+            for (i, j) in zip(new.items, old.items) {
+                precondition(same(scene.items[i], scene, items[j]), "an item said to be unchanged has changed")
+            }
+        }
     }
 
     private func same(_ a: Scene.Item, _ scene: Scene, _ b: Scene.Item) -> Bool {
@@ -130,17 +163,16 @@ struct FrameMemory {
         case (.text(let x), .text(let y)):
             return x == y
         case (.draw(let x), .draw(let y)):
-            // Draws also keep their place in the vertex arrays, so that a frame drawn from the
-            // kept picture need not copy the vertices it shares again (`keep`).
-            guard x.pipeline == y.pipeline, x.first == y.first, x.count == y.count, bits(x.mvp) == bits(y.mvp) else {
+            guard x.pipeline == y.pipeline, x.count == y.count, bits(x.mvp) == bits(y.mvp) else {
                 return false
             }
-            if x.pipeline == .lit3D { return FrameMemory.same(scene.vertices3D, x.first, vertices3D, y.first, x.count) }
-            return FrameMemory.same(scene.vertices2D, x.first, vertices2D, y.first, x.count)
+            if x.pipeline == .lit3D { return FrameMemory.same(scene.vertices3D, x.first, checked3D, y.first, x.count) }
+            return FrameMemory.same(scene.vertices2D, x.first, checked2D, y.first, x.count)
         default:
             return false
         }
     }
+    #endif
 
     /// Whether a[i..<i+count] and b[j..<j+count] hold the same bits in every component
     /// (`V.meaningful` masks each 16-byte part: the padding of a SIMD3 or after a SIMD2
@@ -177,28 +209,39 @@ struct FrameMemory {
         }
     }
 
-    /// After a frame drawn as `plan` said: keeps `scene` for the next frame's comparison (no
-    /// allocation once the buffers have grown to the scene's size) and notes the picture
-    /// kept after `keptAt` items. When the frame was drawn from the kept picture, its first
-    /// `restored` items are the kept ones, vertex for vertex and at the same place: the part
-    /// of each vertex array they tile from the start is already here and is not copied again.
-    @usableFromInline mutating func keep(_ scene: Scene, rows: [SIMD2<Int32>], restored: Int, keptAt: Int) {
+    /// After a frame drawn as `plan` said: keeps `scene`'s layers, items and rows for the
+    /// next frame (no allocation once the buffers have grown to the scene's size) and notes
+    /// the picture kept after `keptAt` items. The vertices are kept only when `vertices`
+    /// (a layer may scroll); else forgotten. When
+    /// the frame was drawn from the kept picture, its first `restored` items are the kept
+    /// ones, vertex for vertex: the part of each vertex array they tile from the start, at
+    /// the same places in both frames, is already here and is not copied again.
+    @usableFromInline mutating func keep(
+        _ scene: Scene, layers: [SceneLayer], rows: [SIMD2<Int32>], restored: Int, keptAt: Int, vertices: Bool
+    ) {
         if keptAt > 0 { split = keptAt }
+        keptVertices = vertices
         var same2D = 0, same3D = 0
-        for item in scene.items[..<restored] {
-            guard case .draw(let d) = item else { continue }
+        for (item, old) in zip(scene.items[..<restored], items) {
+            guard case .draw(let d) = item, case .draw(let o) = old, o.first == d.first else { continue }
             if d.pipeline == .lit3D {
                 if d.first == same3D { same3D += d.count }
             } else if d.first == same2D {
                 same2D += d.count
             }
         }
+        self.layers.removeAll(keepingCapacity: true)
+        self.layers.append(contentsOf: layers)
         items.removeAll(keepingCapacity: true)
         items.append(contentsOf: scene.items)
         itemRows.removeAll(keepingCapacity: true)
         itemRows.append(contentsOf: rows)
-        FrameMemory.keep(scene.vertices2D, in: &vertices2D, from: same2D)
-        FrameMemory.keep(scene.vertices3D, in: &vertices3D, from: same3D)
+        FrameMemory.keep(vertices ? scene.vertices2D : [], in: &vertices2D, from: same2D)
+        FrameMemory.keep(vertices ? scene.vertices3D : [], in: &vertices3D, from: same3D)
+        #if DEBUG || SPECVIZ_CHECKS
+        FrameMemory.keep(scene.vertices2D, in: &checked2D, from: 0)
+        FrameMemory.keep(scene.vertices3D, in: &checked3D, from: 0)
+        #endif
     }
 
     /// Makes `kept` a copy of `vertices`, whose first `same` are already there.

@@ -50,9 +50,10 @@ extension Rasterizer {
         }
     }
 
-    /// Plans the frame's reuse and prepares its items: the shared prefix and the picture it
-    /// restores (when the previous frame kept one for at least that many items), or the
-    /// point where this frame keeps one; or the kept picture, moved (see `Scroll`).
+    /// Plans the frame's reuse from its layers' damage and prepares its items: the leading
+    /// unchanged layers and the picture they restore (when the previous frame kept one
+    /// after them), or the point where this frame keeps one; or the kept picture, moved
+    /// (see `Scroll`), when the first layer says it scrolled.
     @inlinable
     func prepareFrame<S2: Shader2D, S3: Shader3D>(
         _ scene: Scene, shader2D: S2, shader3D: S3, glyphProvider: GlyphProvider?
@@ -61,9 +62,11 @@ extension Rasterizer {
         let keptBefore = memory.split
         if reusesUnchangedPrefix {
             (plan.restore, plan.keepAt) = memory.plan(
-                scene, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self), light: shader3D.lambertLight,
-                unchanged: unchangedItems)
-            if plan.restore == 0 && background == nil && memory.follows && memory.pixels.count == scene.width * scene.height
+                scene, layers: layers, shader2D: ObjectIdentifier(S2.self), shader3D: ObjectIdentifier(S3.self),
+                light: shader3D.lambertLight)
+            // Only a layer that says it scrolled is looked at for a move.
+            if plan.restore == 0 && layers.first?.damage == .scrolled && background == nil && memory.follows
+                && memory.pixels.count == scene.width * scene.height
                 && !scene.items.contains(where: {
                     if case .draw(let d) = $0 { return d.pipeline == .lit3D }
                     return false

@@ -1,9 +1,10 @@
 import CKernels
 import SpecvizCore
 
-/// Scrolling: a frame whose draws are, after a few new ones, the kept picture's draws moved
-/// by a whole number of pixel rows (the full-resolution spectrogram's history: one hop, one
-/// row down) starts from the kept picture moved by those rows and draws only the new ones.
+/// Scrolling: a frame whose first layer says it scrolled (`LayerDamage.scrolled`) and whose
+/// draws are, after a few new ones, the kept picture's draws moved by a whole number of
+/// pixel rows (the full-resolution spectrogram's history: one hop, one row down) starts
+/// from the kept picture moved by those rows and draws only the new ones.
 ///
 /// Moved exactly: every vertex the same but for its screen y, which is, snapped to 1/256 px
 /// as triangle setup snaps it, the same whole number of rows lower, and every vertex inside

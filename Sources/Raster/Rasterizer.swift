@@ -39,32 +39,31 @@ public final class Rasterizer {
     public var background: PixelBuffer? {
         didSet { memory.forget() }
     }
-    /// Start a frame from the previous one's picture where the two scenes begin with the same
-    /// items (see `FrameMemory`): the same pixels, without drawing those items again. For a
-    /// sequence of frames rendered with the same shaders (a video, the live view); off by
-    /// default, so that a benchmark of one scene drawn again and again draws all of it.
-    /// Costs a comparison of each scene with the last, a copy of what is not already kept,
-    /// and one frame of pixels.
+    /// Start a frame from the previous one's picture where the scene's leading layers say
+    /// they are `unchanged` (`Scene.layers`, `FrameMemory`): the same pixels, without
+    /// drawing those items again; and report the rows of the layers that changed
+    /// (`lastChangedRows`). For a sequence of frames rendered with the same shaders (a
+    /// video, the live view); off by default, so that a benchmark of one scene drawn again
+    /// and again draws all of it. Costs a copy of the picture after the leading layers that
+    /// may repeat, and one frame of pixels.
     public var reusesUnchangedPrefix = false {
         didSet { if !reusesUnchangedPrefix { memory = FrameMemory() } }
     }
     @usableFromInline var memory = FrameMemory()
-    /// The caller's word that the next scene's first `unchangedItems` items are the previous
-    /// scene's, bit for bit and at the same place in the vertex arrays (a mode whose picture
-    /// did not change: `FrameComposer`), so that they are not compared (with
-    /// `reusesUnchangedPrefix`). Read by the next `render`, then back to 0.
-    public var unchangedItems = 0
-    /// The `unchangedItems` the last `render` was given.
-    public var lastUnchangedItems: Int { unchangedItemsUsed }
-    @usableFromInline var unchangedItemsUsed = 0
+    /// The layers of the scene being drawn, covering every item (`coverLayers`).
+    @usableFromInline var layers: [SceneLayer] = []
     /// Leading items of the last frame taken from the previous frame's picture (0: all drawn).
     public var lastReusedItems: Int { reusedItems }
     @usableFromInline var reusedItems = 0
+    /// Leading items of the last frame after which its picture was kept for the next
+    /// frames (0: none kept; a frame drawn from the kept picture keeps that one).
+    public var lastKeptItems: Int { keptItems }
+    @usableFromInline var keptItems = 0
     /// The rows of the last frame that may differ from the frame before it (`all` unless
     /// `reusesUnchangedPrefix` is on and the two frames had the same size, clear colour,
-    /// shaders and background): the rows of every item that is not the same, bit for bit,
-    /// as the previous frame's item at its place, in either frame. Every other pixel saw
-    /// the same items in the same order, so it is the same.
+    /// shaders, background and number of layers): the rows of every item, in either
+    /// frame, of a layer that is not `unchanged`. Every other pixel saw the same items in
+    /// the same order, so it is the same.
     public var lastChangedRows: ChangedRows { changedRows }
     @usableFromInline var changedRows = ChangedRows.all
     /// The frame the last `render` drew, for the caller to keep with the picture and hand
@@ -124,14 +123,13 @@ public final class Rasterizer {
     ) throws {
         target.resize(width: scene.width, height: scene.height)
         sizeBuffers(width: scene.width, height: scene.height)
+        coverLayers(scene)
         var plan = try prepareFrame(scene, shader2D: shader2D, shader3D: shader3D, glyphProvider: glyphProvider)
-        unchangedItemsUsed = unchangedItems
-        unchangedItems = 0
         changedRows = .all
         if reusesUnchangedPrefix {
             // The restored items are the previous frame's, at the same rows.
             memory.copyRows(of: plan.restore, into: &itemRows)
-            changedRows = memory.changedRows(scene, rows: itemRows)
+            changedRows = memory.changedRows(layers: layers, rows: itemRows)
         }
         changes.record(changedRows)
         // The rows `target` must be drawn in: those changed since the frame it holds.
@@ -140,8 +138,33 @@ public final class Rasterizer {
         plan.finish(scene, ops: ops[0..<opsSplit])
         drawBands(plan, into: &target, shader2D: shader2D, shader3D: shader3D)
         reusedItems = plan.restore
+        keptItems = plan.keepAt
         movedItems = plan.scroll?.moved.count ?? 0
-        if reusesUnchangedPrefix { memory.keep(scene, rows: itemRows, restored: plan.restore, keptAt: plan.keepAt) }
+        if reusesUnchangedPrefix {
+            // Vertices are kept while the first layer may scroll next (`findScroll` moves
+            // the kept draws): it scrolled, or stayed since it did.
+            let first = layers.first?.damage
+            let vertices = first == .scrolled || (first == .unchanged && memory.keptVertices)
+            memory.keep(scene, layers: layers, rows: itemRows, restored: plan.restore, keptAt: plan.keepAt, vertices: vertices)
+        }
+    }
+
+    /// Fills `layers` with the scene's layers, in order and covering every item: items no
+    /// layer covers, and a layer that overlaps the one before or runs past the items, count
+    /// as changing on every frame.
+    @inlinable
+    func coverLayers(_ scene: Scene) {
+        layers.removeAll(keepingCapacity: true)
+        let n = scene.items.count
+        var next = 0
+        for layer in scene.layers {
+            let lo = min(max(layer.items.lowerBound, next), n), hi = min(max(layer.items.upperBound, lo), n)
+            if lo > next { layers.append(SceneLayer(items: next..<lo, damage: .everyFrame)) }
+            let whole = lo == layer.items.lowerBound && hi == layer.items.upperBound
+            layers.append(SceneLayer(items: lo..<hi, damage: whole ? layer.damage : .everyFrame))
+            next = hi
+        }
+        if next < n { layers.append(SceneLayer(items: next..<n, damage: .everyFrame)) }
     }
 
     /// Sizes the depth buffer and the coarse depth tiles for a frame of this size.

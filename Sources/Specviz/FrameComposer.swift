@@ -33,10 +33,8 @@ public final class FrameComposer {
     public static let beatFade = 0.25
     /// The cover, logo and background at this size (nil: none, or a mode without labels).
     var artwork: ArtworkLayer?
-    /// The mode's damage key and the flash of the last frame rasterised, and of the scene
-    /// built since (nil: none, or a picture not known to repeat).
-    var lastPicture: (key: Int, flash: Float)? = nil
-    var builtPicture: (key: Int, flash: Float)? = nil
+    /// The damage of the scene's layers, told from what each was built from (`FrameLayers`).
+    var layers = FrameLayers()
     /// Time the last frame took to build and rasterise (s), for the `--stats` readout.
     public private(set) var lastRenderSeconds: Double = 0
 
@@ -124,18 +122,23 @@ public final class FrameComposer {
     public func buildScene() {
         scene.reset(width: settings.width, height: settings.height)
         pictureItems.removeAll(keepingCapacity: true)
+        // The flash brightens every vertex: a new one changes every layer.
+        layers.begin(common: modeFlashes ? state.flash : 0)
         if let right = stateRight, let arrangement = settings.stereo, let halves {
             buildStereo(right: right, arrangement, halves: halves)
-            if let artwork, layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
-        } else if let artwork {
-            // The title and artist go beside or under the cover instead of the title slot.
-            noteDamage(own: buildMode(state, layout: layout, title: nil))
-            if layout.labels { artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene) }
         } else {
-            noteDamage(own: buildMode(state, layout: layout, title: settings.title))
+            // With artwork, the title and artist go beside or under the cover instead of the title slot.
+            buildMode(state, layout: layout, title: artwork == nil ? settings.title : nil)
+        }
+        if let artwork, layout.labels {
+            let first = scene.items.count
+            artwork.layout.addLines(title: settings.title, artist: settings.artist, into: &scene)
+            // The same lines on every frame.
+            layers.mark(&scene, from: first, key: 0)
         }
         if modeFlashes && state.flash != 0 { scene.brighten(by: state.flash) }
         if settings.stats && glyphs != nil {
+            let first = scene.items.count
             let ms = lastRenderSeconds * 1000
             let text =
                 "render \(Int(saturating: ms * 10) / 10).\(Int(saturating: ms * 10) % 10) ms  \(Int(saturating: (1 / max(lastRenderSeconds, 1e-6)).rounded())) fps max"
@@ -143,6 +146,7 @@ public final class FrameComposer {
                 TextRun(
                     text, at: layout.statsOrigin, size: layout.fontSize * 0.7,
                     color: SIMD4(0.6, 1, 0.6, 0.9), anchor: .right))
+            layers.mark(&scene, from: first, key: nil)
         }
     }
 
@@ -152,7 +156,8 @@ public final class FrameComposer {
     private func buildMode(_ state: VisualState, layout: Layout, title: String?) -> Int {
         let first = scene.items.count
         let own = ModeCatalog.build(
-            settings.mode, builder: &builder, state: state, layout: layout, settings: modeSettings, title: title, into: &scene)
+            settings.mode, builder: &builder, state: state, layout: layout, settings: modeSettings, title: title, into: &scene,
+            layers: &layers)
         pictureItems.append(first..<(first + own))
         return own
     }
@@ -163,19 +168,6 @@ public final class FrameComposer {
 
     /// Where the cover, the lines and the logo go (nil: no artwork).
     public var artworkLayout: ArtworkLayout? { artwork?.layout }
-
-    /// Tells the rasteriser that the scene's first `own` items (the mode's picture) are the
-    /// last rasterised frame's when the mode's damage key and the flash (which brightens
-    /// every vertex) are that frame's: they are then not compared.
-    private func noteDamage(own: Int) {
-        let flash = modeFlashes ? state.flash : 0
-        builtPicture = settings.mode.unit.damageKey(state).map { (key: $0, flash: flash) }
-        if let now = builtPicture, let last = lastPicture, now.key == last.key, now.flash.bitPattern == last.flash.bitPattern {
-            rasterizer.unchangedItems = own
-        } else {
-            rasterizer.unchangedItems = 0
-        }
-    }
 
     /// A stereo frame: the left channel in the top half, the right in the bottom half
     /// (mirrored about the centre line for `.mirror`), each built by the mode at half height.
@@ -191,10 +183,12 @@ public final class FrameComposer {
         let bottom = halves.bottom
         buildMode(right, layout: bottom, title: nil)
         scene.place2D(fromVertex: vertex, fromItem: item, scale: mirror ? -0.5 : 0.5, offset: -0.5, textOffset: Float(mirror ? h : half))
+        item = scene.items.count
         if layout.labels {
             let f = top.fontSize, x = Float(w) - f * 0.45
             scene.addText(TextRun("L", at: SIMD2(x, Float(half) * 0.5), size: f, color: Labels.titleColor, anchor: .center))
             scene.addText(TextRun("R", at: SIMD2(x, Float(half) * 1.5 + f * 0.7), size: f, color: Labels.titleColor, anchor: .center))
+            layers.mark(&scene, from: item, key: 0)
         }
     }
 
@@ -222,10 +216,6 @@ public final class FrameComposer {
     /// of being drawn (`Rasterizer.reusesUnchangedPrefix`).
     public var lastReusedItems: Int { rasterizer.lastReusedItems }
 
-    /// Leading items of the last frame that the mode's damage said were the frame before's
-    /// (not compared: `Mode.damageKey`, `Rasterizer.unchangedItems`).
-    public var lastUnchangedItems: Int { rasterizer.lastUnchangedItems }
-
     /// Leading items of the last frame moved from the previous frame's picture instead of
     /// being drawn (a scrolling history, `Rasterizer.lastMovedItems`).
     public var lastMovedItems: Int { rasterizer.lastMovedItems }
@@ -244,12 +234,12 @@ public final class FrameComposer {
 
     /// Rasterises the scene last built by `buildScene()`.
     public func rasterizeScene(into picture: inout PixelBuffer, holding held: Rasterizer.FrameStamp? = nil) throws {
-        lastPicture = nil
+        layers.forget()
         if settings.transparent { return try rasterizeTransparent(into: &picture) }
         try rasterizer.render(
             scene, into: &picture, holding: artwork == nil ? held : nil, shader2D: FlatShader(), shader3D: LitShader(),
             glyphProvider: glyphs)
-        lastPicture = builtPicture
+        layers.drew()
         artwork?.drawOver(&picture)
     }
 

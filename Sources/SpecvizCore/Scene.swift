@@ -60,6 +60,10 @@ public struct Scene: Sendable {
     public var vertices2D: [Vertex2D] = []
     public var vertices3D: [Vertex3D] = []
     public var items: [Item] = []
+    /// The frame's layers in order (`LayerDamage`): each part that builds items marks its
+    /// run of them with what changed since the frame before. Items no layer covers count
+    /// as changing on every frame.
+    public var layers: [SceneLayer] = []
 
     public init(width: Int, height: Int, clearColor: SIMD4<Float> = SIMD4(0, 0, 0, 1)) {
         self.width = width
@@ -74,6 +78,14 @@ public struct Scene: Sendable {
         vertices2D.removeAll(keepingCapacity: true)
         vertices3D.removeAll(keepingCapacity: true)
         items.removeAll(keepingCapacity: true)
+        layers.removeAll(keepingCapacity: true)
+    }
+
+    /// Marks the items added since item `first` as one layer with `damage` (an empty one
+    /// when none were added: a frame's layers are the same parts in the same order on
+    /// every frame, so that layer k is compared with the frame before's layer k).
+    public mutating func markLayer(from first: Int, damage: LayerDamage) {
+        layers.append(SceneLayer(items: min(first, items.count)..<items.count, damage: damage))
     }
 
     /// Width / height.

@@ -35,7 +35,11 @@ final class ModeDamageTests: XCTestCase {
             do {
                 var state = VisualState()
                 state.modeState = mode.unit.makeState(settings, height: layout.height)
-                guard mode.unit.damageKey(state) != nil else { continue }
+                guard mode.unit.damageKey(state) != nil else {
+                    // The 3D waterfall moves on every frame (issue 39): it has no key.
+                    XCTAssertFalse(mode == .spectrogram || mode == .tuner, "\(mode): no damage key")
+                    continue
+                }
                 var builder = mode.unit.makeBuilder(settings)
                 var last: (key: Int?, scene: Scene)? = nil
                 var kept = 0, changed = 0
@@ -56,11 +60,8 @@ final class ModeDamageTests: XCTestCase {
                     last = (key, scene)
                 }
                 // The modes whose picture is their history's: a new row every third frame
-                // changes the key, the frames between keep it. The 3D waterfall moves on every
-                // frame (issue 39): its picture and key change every frame.
-                if mode == .surface || mode == .surfacePlus {
-                    XCTAssertEqual(changed, 11, "\(mode): the picture moves on every frame")
-                } else if mode.traits.waveformStrip {
+                // changes the key, the frames between keep it.
+                if mode.traits.waveformStrip {
                     XCTAssertGreaterThan(kept, 0, "\(mode): the key never stays")
                     XCTAssertGreaterThan(changed, 0, "\(mode): the key never changes")
                 }

@@ -11,8 +11,10 @@ final class ScrollTests: XCTestCase {
     let w = 64, h = 48
 
     /// Rows `first`… of a history, newest first: row k of the picture (pixel row top + k)
-    /// shows hop `newest − k`, one draw each, then a strip near the bottom.
-    func scene(newest: Int, rows: Int, top: Int = 5, newRowHeight: Int = 1) -> Scene {
+    /// shows hop `newest − k`, one draw each, then a strip near the bottom. The history is a
+    /// layer with `damage` (a new hop: it scrolled; the same hop again: unchanged), the
+    /// strip one that changes on every frame.
+    func scene(newest: Int, rows: Int, top: Int = 5, newRowHeight: Int = 1, damage: LayerDamage = .scrolled) -> Scene {
         var s = Scene(width: w, height: h)
         let pixel = 2 / Float(h)
         for k in 0..<rows {
@@ -25,9 +27,11 @@ final class ScrollTests: XCTestCase {
             s.quad(x0: 0, y0: y0, x1: 0.9, y1: y1, bottom: c * 0.5, top: SIMD4(1, 1, 1, 1))
             s.end2D()
         }
+        s.markLayer(from: 0, damage: damage)
         s.begin2D()
         s.quad(x0: -1, y0: -0.8, x1: Float(newest % 4) * 0.2 - 0.5, y1: -0.7, bottom: SIMD4(0.2, 0.8, 1, 1), top: SIMD4(0.2, 0.8, 1, 1))
         s.end2D()
+        s.markLayer(from: rows, damage: .everyFrame)
         return s
     }
 
@@ -43,13 +47,13 @@ final class ScrollTests: XCTestCase {
         let r = Rasterizer(threads: 2)
         r.reusesUnchangedPrefix = true
         var p = PixelBuffer(width: w, height: h)
-        // Two frames alike (the second keeps a picture), then a hop per frame, with the
+        // Two frames alike (the second starts from the first's kept picture), then a hop per frame, with the
         // history filling (10, 11, 12 rows) and then full (12 rows, the oldest dropped).
         let frames: [(newest: Int, rows: Int, moves: Bool)] = [
             (10, 10, false), (10, 10, false), (11, 11, true), (12, 12, true), (13, 12, true), (14, 12, true),
         ]
         for (i, f) in frames.enumerated() {
-            let s = scene(newest: f.newest, rows: f.rows)
+            let s = scene(newest: f.newest, rows: f.rows, damage: i == 1 ? .unchanged : .scrolled)
             try r.render(s, into: &p, shader2D: FlatShader(), shader3D: LitShader())
             XCTAssertEqual(differing(p.pixels, try whole(s)), 0, "frame \(i): pixels that differ from the scene drawn whole")
             XCTAssertEqual(r.lastMovedItems > 0, f.moves, "frame \(i): moved \(r.lastMovedItems) items")
@@ -61,7 +65,10 @@ final class ScrollTests: XCTestCase {
         let r = Rasterizer(threads: 1)
         r.reusesUnchangedPrefix = true
         var p = PixelBuffer(width: w, height: h)
-        for s in [scene(newest: 10, rows: 10), scene(newest: 10, rows: 10), scene(newest: 11, rows: 11, newRowHeight: 2)] {
+        let frames = [
+            scene(newest: 10, rows: 10), scene(newest: 10, rows: 10, damage: .unchanged), scene(newest: 11, rows: 11, newRowHeight: 2),
+        ]
+        for s in frames {
             try r.render(s, into: &p, shader2D: FlatShader(), shader3D: LitShader())
             XCTAssertEqual(differing(p.pixels, try whole(s)), 0)
         }
@@ -75,7 +82,7 @@ final class ScrollTests: XCTestCase {
         for i in back.pixels.indices { back.pixels[i] = 0xFF00_0000 | UInt32(i % 200) }
         r.background = back
         var p = PixelBuffer(width: w, height: h)
-        for s in [scene(newest: 10, rows: 10), scene(newest: 10, rows: 10), scene(newest: 11, rows: 11)] {
+        for s in [scene(newest: 10, rows: 10), scene(newest: 10, rows: 10, damage: .unchanged), scene(newest: 11, rows: 11)] {
             try r.render(s, into: &p, shader2D: FlatShader(), shader3D: LitShader())
         }
         XCTAssertEqual(r.lastMovedItems, 0)

@@ -20,15 +20,35 @@ public protocol Mode: Sendable {
     /// frame `height` pixels tall; nil (the default): none.
     func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)?
     /// The mode's damage: a number that changes whenever its own picture (what its builder
-    /// draws, for one composer's settings and layout) may change; nil (the default): it may
-    /// change every frame. While it stays the same from one frame to the next, the frame
-    /// starts from the last one's picture without comparing the mode's triangles.
+    /// draws, for one composer's settings and layout) may change; nil (the default): it
+    /// changes on every frame (no picture is kept after it). While it stays the same from
+    /// one frame to the next, the frame starts from the last one's picture
+    /// (`FrameLayers`, `LayerDamage`).
     func damageKey(_ state: VisualState) -> Int?
+    /// Whether a new picture of the mode may be the last one moved by whole pixel rows (a
+    /// scrolling history; the rasteriser then moves it instead of drawing it all again).
+    /// The default: no.
+    func scrolls(_ settings: ModeSettings) -> Bool
+    /// What the mode's labels (`buildLabels`) are built from, besides the layout and the
+    /// settings: equal keys, the same labels. The default knows the label sets of
+    /// `ModeTraits.labels`; for `.own` it is nil (they may change on every frame), unless
+    /// the mode gives its own.
+    func labelsKey(_ state: VisualState, title: String?) -> LayerKey?
 }
 
 extension Mode {
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { nil }
     public func damageKey(_ state: VisualState) -> Int? { nil }
+    public func scrolls(_ settings: ModeSettings) -> Bool { false }
+
+    public func labelsKey(_ state: VisualState, title: String?) -> LayerKey? {
+        switch traits.labels {
+        case .axes: AxisLabelInputs(state, title: title)
+        case .titleOnly: title ?? ""
+        case .none: 0
+        case .own: nil
+        }
+    }
 
     public func buildLabels(_ state: VisualState, layout: Layout, settings: ModeSettings, title: String?, into scene: inout Scene) {
         switch traits.labels {
@@ -76,6 +96,23 @@ public enum ModeInput {
 /// frame. Builders are pure: same state and layout, same scene.
 public protocol ModeBuilder {
     mutating func build(_ state: VisualState, layout: Layout, into scene: inout Scene)
+    /// `build`, marking what it adds as layers of `layers` (`FrameLayers`), `key` being the
+    /// mode's `damageKey` and `scrolls` its `scrolls`. The default marks the whole picture
+    /// as one layer built from `key`; a builder whose picture has a part that changes less
+    /// often (a cabinet that never does) marks it apart, so that it is not redrawn when
+    /// only the rest changes (`TunerViewMode`).
+    mutating func build(
+        _ state: VisualState, layout: Layout, into scene: inout Scene, layers: inout FrameLayers, key: LayerKey?, scrolls: Bool)
+}
+
+extension ModeBuilder {
+    public mutating func build(
+        _ state: VisualState, layout: Layout, into scene: inout Scene, layers: inout FrameLayers, key: LayerKey?, scrolls: Bool
+    ) {
+        let first = scene.items.count
+        build(state, layout: layout, into: &scene)
+        layers.mark(&scene, from: first, key: key, scrolls: scrolls)
+    }
 }
 
 /// What of the render's settings a mode's builder and labels may read.

@@ -23,6 +23,9 @@ public struct Spectrogram: Mode {
     }
     /// Its picture is its state's alone: it changes with the state's revision.
     public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
+    /// A new row moves the history's rows down (by whole pixel rows when a row is a whole
+    /// number of pixels tall, as at full resolution).
+    public func scrolls(_ settings: ModeSettings) -> Bool { true }
 }
 
 extension VisualizationMode {

@@ -11,8 +11,7 @@ public struct Surface: Mode {
         SurfaceMode.labels(state, layout: layout, into: &scene, title: title)
     }
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { SurfaceState() }
-    /// Its picture is its state's alone: it changes with the state's revision.
-    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
+    // No damage key: the front row and the scroll move its picture on every frame.
 }
 
 /// `--mode surface+`: the 3D waterfall with a ridgeline along each spectrum.
@@ -26,8 +25,7 @@ public struct SurfacePlus: Mode {
         SurfaceMode.labels(state, layout: layout, into: &scene, title: title)
     }
     public func makeState(_ settings: ModeSettings, height: Int) -> (any ModeState)? { SurfaceState() }
-    /// Its picture is its state's alone: it changes with the state's revision.
-    public func damageKey(_ state: VisualState) -> Int? { state.modeState?.revision }
+    // No damage key: the front row and the scroll move its picture on every frame.
 }
 
 extension VisualizationMode {

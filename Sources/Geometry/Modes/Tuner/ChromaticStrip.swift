@@ -7,6 +7,25 @@ import Tuning
 public struct ChromaticStrip {
     public init() {}
 
+    /// What the strip shows of the meters' state: the notes, the indicator and their colours.
+    struct Shown: Equatable, Sendable {
+        var detected: Bool
+        var target: Int
+        var cents: Double
+        var inTune: Bool
+        var unsure: Bool
+        var tuningClass: TuningClass
+
+        init(_ s: TunerViewState) {
+            detected = s.detected
+            target = s.target.midi
+            cents = s.cents
+            inTune = s.inTune
+            unsure = s.unsure
+            tuningClass = s.tuningClass
+        }
+    }
+
     /// Indicator x as a fraction of the strip width (0.5 = target centre), for `cents`.
     public static func indicatorFraction(cents: Double) -> Float {
         min(max(0.5 + Float(cents / 100) / 9, 0.02), 0.98)

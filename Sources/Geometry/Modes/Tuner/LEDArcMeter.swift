@@ -22,6 +22,27 @@ public struct LEDArcMeter {
 
     public init() {}
 
+    /// What the arc shows of the meters' state: which LEDs are lit and their colours.
+    struct Lights: Equatable, Sendable {
+        var detected: Bool
+        var centreLit: Bool
+        var side: Int
+        var sharp: Bool
+        var inTune: Bool
+        var unsure: Bool
+        var tuningClass: TuningClass
+
+        init(_ s: TunerViewState) {
+            detected = s.detected
+            centreLit = abs(s.cents) <= TunerViewState.inTuneCents
+            side = LEDArcMeter.sideCount(cents: s.cents)
+            sharp = s.cents > 0
+            inTune = s.inTune
+            unsure = s.unsure
+            tuningClass = s.tuningClass
+        }
+    }
+
     /// Number of side segments lit for `cents` (0…9); the side is the sign of `cents`.
     public static func sideCount(cents: Double) -> Int {
         let a = abs(cents)

@@ -1,4 +1,5 @@
 import SpecvizCore
+import Tuning
 
 /// `--mode tuner` (SPEC §5 last bullet; seed 004 §3.2–3.3, 9, 11): the CRT chassis with
 /// one primary meter and its paired sub-meter — LED arc + chromatic strip, note wheel +
@@ -68,24 +69,43 @@ public struct TunerViewMode: ModeBuilder {
     }
 
     public func build(_ state: VisualState, layout: Layout, into scene: inout Scene) {
+        var builder = self, layers = FrameLayers()
+        builder.build(state, layout: layout, into: &scene, layers: &layers, key: nil, scrolls: false)
+    }
+
+    /// Layers, each built from what it shows (`FrameLayers`): the cabinet and the header,
+    /// the same on every frame of a layout; the LED arc (which LEDs are lit, and how), its
+    /// readout (the texts and their colours) and the strip, or the wheel or stroboscope
+    /// with its sub-meter, from the meters' state. A new reading redraws only the parts
+    /// it changes.
+    public mutating func build(
+        _ state: VisualState, layout: Layout, into scene: inout Scene, layers: inout FrameLayers, key: LayerKey?, scrolls: Bool
+    ) {
         let s = state.tunerView ?? TunerViewState()
         let p = TunerViewMode.place(width: layout.width, height: layout.height)
         let text = layout.labels
         let scale = max(0.3, min(Float(layout.width), Float(layout.height)) / 1080)
+        var first = scene.items.count
         scene.begin2D()
         // Warm dark cabinet behind everything (the clear colour: no full-frame overdraw).
         scene.clearColor = TunerColors.background
         p.chassis.draw(into: &scene, scale: scale, powered: true)
         SubMeterPanel.draw(p.panel, scale: scale, into: &scene)
         scene.end2D()
+        layers.mark(&scene, from: first, key: 0)
         // Meters: triangles and text interleave, so each meter draws in its own 2D draw.
+        first = scene.items.count
         scene.begin2D()
         let sub = p.panel.inset(p.panel.height * 0.08)
         switch meter {
         case .arc:
             LEDArcMeter().build(s, chassis: p.chassis, scale: scale, into: &scene)
             scene.end2D()
+            layers.mark(&scene, from: first, key: LEDArcMeter.Lights(s))
+            first = scene.items.count
             ArcReadout.build(s, chassis: p.chassis, text: text, into: &scene)
+            layers.mark(&scene, from: first, key: ArcReadout.Reading(s))
+            first = scene.items.count
             scene.begin2D()
             ChromaticStrip().build(s, rect: sub, scale: scale, text: text, into: &scene)
         case .wheel:
@@ -96,10 +116,15 @@ public struct TunerViewMode: ModeBuilder {
             InfoBar().build(s, rect: sub, scale: scale, text: text, into: &scene)
         }
         scene.end2D()
-        if text { header(p, s, into: &scene) }
+        // The wheel and the stroboscope, with their sub-meters, show most of the state.
+        let shown: LayerKey = meter == .arc ? ChromaticStrip.Shown(s) as LayerKey : s as LayerKey
+        layers.mark(&scene, from: first, key: shown)
+        first = scene.items.count
+        if text { header(p, into: &scene) }
+        layers.mark(&scene, from: first, key: 0)
     }
 
-    private func header(_ p: Placement, _ s: TunerViewState, into scene: inout Scene) {
+    private func header(_ p: Placement, into scene: inout Scene) {
         let f = p.font
         let pair: String
         switch meter {
@@ -128,6 +153,25 @@ public struct TunerViewMode: ModeBuilder {
 
 /// Note and cents under the LED arc.
 enum ArcReadout {
+    /// What the readout shows of the meters' state: its texts and their colours.
+    struct Reading: Equatable, Sendable {
+        var detected: Bool
+        var inTune: Bool
+        var unsure: Bool
+        var tuningClass: TuningClass
+        var note: String
+        var cents: String
+
+        init(_ s: TunerViewState) {
+            detected = s.detected
+            inTune = s.inTune
+            unsure = s.unsure
+            tuningClass = s.tuningClass
+            note = s.detected ? s.target.name() : ""
+            cents = s.detected && !s.unsure ? TunerFormat.cents(s.cents) : ""
+        }
+    }
+
     static func build(_ s: TunerViewState, chassis c: CRTChassis, text: Bool, into scene: inout Scene) {
         guard text else { return }
         let f = c.h * 0.22
