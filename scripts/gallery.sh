@@ -28,7 +28,7 @@ still() { # name, then render options
 
 # A cover picture and a background picture, made here so the gallery needs no files of its own.
 ffmpeg -v error -f lavfi -i "mandelbrot=size=600x600:end_pts=3:inner=convergence" -frames:v 1 -y "$work/cover.png"
-ffmpeg -v error -f lavfi -i "gradients=size=640x360:c0=0x1b2a4a:c1=0x6a2c70:c2=0xf08a5d:n=3:speed=0.00001" \
+ffmpeg -v error -f lavfi -i "gradients=size=640x360:c0=0x1b2a4a:c1=0x6a2c70:c2=0xf08a5d:n=3:speed=0.00001:seed=3" \
     -frames:v 1 -y "$work/background.png"
 
 for mode in bars curve circular spectrogram surface surface+ tuner scope; do

@@ -72,7 +72,7 @@ public final class FreeTypeFont: TextShaping {
         if library != nil { FT_Done_FreeType(library) }
     }
 
-    public static func warnOnStandardError(_ line: String) {
+    @Sendable public static func warnOnStandardError(_ line: String) {
         FileHandle.standardError.write(Data("specviz: warning: \(line)\n".utf8))
     }
 
