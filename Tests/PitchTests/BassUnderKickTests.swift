@@ -69,13 +69,17 @@ final class BassUnderKickTests: XCTestCase {
         return summary.shown
     }
 
-    func testCleanBassLineReadsInTune() {
-        let shown = Self.summary(Self.mix(kick: false))
-        XCTAssertEqual(shown.map { $0.note.midi }, Self.notes, "every note shown once")
+    /// Every note of `midi` shown once, sure and in tune.
+    static func assertEveryNoteInTune(_ shown: [TuneSummary.Segment], _ midi: [Int], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(shown.map { $0.note.midi }, midi, "every note shown once", file: file, line: line)
         for s in shown {
-            XCTAssertTrue(s.isSure, "\(s.note.name()) unsure without a kick")
-            XCTAssertEqual(s.settledMean.cents, 0, accuracy: TuningTolerance.inTune, "\(s.note.name())")
+            XCTAssertTrue(s.isSure, "\(s.note.name()) unsure without a kick", file: file, line: line)
+            XCTAssertEqual(s.settledMean.cents, 0, accuracy: TuningTolerance.inTune, "\(s.note.name())", file: file, line: line)
         }
+    }
+
+    func testCleanBassLineReadsInTune() {
+        Self.assertEveryNoteInTune(Self.summary(Self.mix(kick: false)), Self.notes)
     }
 
     func testKickUnderTheBassGivesNoConfidentWrongReading() {

@@ -31,24 +31,12 @@ final class GlideFollowTests: XCTestCase {
         }
     }
 
-    /// A tail gate showing A4, 10 dB under its peak with no onset, and the next hop's time.
-    private func gateInTail() -> (TailGate, Double) {
-        var gate = TailGate()
-        var t = 0.0
-        let note = PitchEstimate(frequency: 440, confidence: 0.9, source: .yin)
-        for _ in 0..<40 {
-            _ = gate.gate(note, level: -20, shown: 440, time: t)
-            t += hop
-        }
-        return (gate, t)
-    }
-
     /// A legato glide down a minor third, quieter than the note it left (a sung line whose
     /// vowel changes): each reading lies within a step of the one before from the shown note
     /// on, so none is a tail's hum or subharmonic, and all pass. The same new note reached by
     /// a jump in the tail is still held off.
     func testGlideDownInTheTailPassesAndAJumpDoesNot() {
-        var (gate, t) = gateInTail()
+        var (gate, t) = tailGateShowingA4(hop: hop)
         var cents = 0.0
         for k in 0..<9 {
             cents = max(cents - 60, -300)
@@ -57,7 +45,7 @@ final class GlideFollowTests: XCTestCase {
             t += hop
             XCTAssertEqual(out?.frequency ?? 0, f, accuracy: 1e-9, "reading \(k + 1) of the glide")
         }
-        var (jumped, t2) = gateInTail()
+        var (jumped, t2) = tailGateShowingA4(hop: hop)
         let f = 440 * pow(2, -300.0 / 1200)
         for k in 0..<4 {
             let out = jumped.gate(PitchEstimate(frequency: f, confidence: 0.8, source: .yin), level: -30, shown: 440, time: t2)

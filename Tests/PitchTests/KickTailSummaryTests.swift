@@ -59,11 +59,6 @@ final class KickTailSummaryTests: XCTestCase {
     }
 
     func testWithoutTheKickEveryNoteIsMeasured() {
-        let shown = BassUnderKickTests.summary(Self.mix(kick: false))
-        XCTAssertEqual(shown.map { $0.note.midi }, Self.line, "every note shown once")
-        for s in shown {
-            XCTAssertTrue(s.isSure, "\(s.note.name()) unsure without a kick")
-            XCTAssertEqual(s.settledMean.cents, 0, accuracy: TuningTolerance.inTune, "\(s.note.name())")
-        }
+        BassUnderKickTests.assertEveryNoteInTune(BassUnderKickTests.summary(Self.mix(kick: false)), Self.line)
     }
 }
