@@ -53,7 +53,7 @@ public final class FreeTypeFont: TextShaping {
     public let path: String
 
     /// `warn` receives one line per character that no font has (default: stderr).
-    public init(path: String? = nil, warn: @escaping @Sendable (String) -> Void = FreeTypeFont.warnOnStandardError) throws {
+    public init(path: String? = nil, warn: @escaping @Sendable (String) -> Void = { FreeTypeFont.warnOnStandardError($0) }) throws {
         guard let found = path ?? FreeTypeFont.searchPaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw MediaError("no font found (install fonts-dejavu-core, or pass --font PATH)")
         }
@@ -72,7 +72,7 @@ public final class FreeTypeFont: TextShaping {
         if library != nil { FT_Done_FreeType(library) }
     }
 
-    @Sendable public static func warnOnStandardError(_ line: String) {
+    public static func warnOnStandardError(_ line: String) {
         FileHandle.standardError.write(Data("specviz: warning: \(line)\n".utf8))
     }
 
