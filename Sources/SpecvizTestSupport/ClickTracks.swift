@@ -210,6 +210,36 @@ public enum ClickTracks {
         return out
     }
 
+    /// An organ-like held chord (A3, C♯4, E4; 6 harmonics each) whose level swells and
+    /// fades at `rate` Hz (tremolo of the given depth, 0…1): the same partials rise and
+    /// fall at a tempo-like rate, with no new note and no attack. With `restruck` the chord
+    /// is instead played again every 1/`rate` s (5 ms attack, 0.25 s decay): new attacks at
+    /// the same rate.
+    public static func modulatedChord(
+        seconds: Double, sampleRate: Int, rate: Double, depth: Double = 0.8, restruck: Bool = false
+    ) -> [Float] {
+        let sr = Double(sampleRate)
+        let notes = [220.0, 277.18, 329.63]
+        let period = 1 / rate
+        var out = [Float](repeating: 0, count: Int(seconds * sr))
+        for i in out.indices {
+            let t = Double(i) / sr
+            var v = 0.0
+            for f in notes {
+                for h in 1...6 { v += sin(2 * Double.pi * f * Double(h) * t + Double(h)) / Double(h) }
+            }
+            let level: Double
+            if restruck {
+                let s = t.truncatingRemainder(dividingBy: period)
+                level = min(1, s / 0.005) * exp(-s / 0.25)
+            } else {
+                level = min(1, t / 0.5) * (1 - depth * (0.5 - 0.5 * cos(2 * Double.pi * rate * t)))
+            }
+            out[i] = Float(0.1 * level * v)
+        }
+        return out
+    }
+
     /// Deterministic uniform noise (numerical recipes LCG).
     struct LCG {
         var state: UInt32

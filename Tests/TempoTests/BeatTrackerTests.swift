@@ -251,4 +251,20 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertTrue(a.beats.isEmpty)
         XCTAssertNil(a.bpm)
     }
+
+    /// Issue 37: a held chord whose partials swell and fade at a tempo-like rate (1.8 Hz,
+    /// 108 BPM: an organ's beating partials, a pad's tremolo) changes only the level of
+    /// the partials it already has; it gets no beats. The same chord struck again at that
+    /// rate brings new attacks and does.
+    func testSwellingChordHasNoBeatsButRestruckOneDoes() {
+        let rate = 1.8
+        for depth in [0.5, 0.8] {
+            let swell = analyse(ClickTracks.modulatedChord(seconds: 16, sampleRate: self.rate, rate: rate, depth: depth))
+            XCTAssertTrue(swell.beats.isEmpty, "depth \(depth): \(swell.beats.count) beats")
+        }
+        let struck = analyse(ClickTracks.modulatedChord(seconds: 16, sampleRate: self.rate, rate: rate, restruck: true))
+        let truth = grid(bpm: 60 * rate, from: 0, to: 15.5)
+        let f = fMeasure(struck.beats.map(\.time).filter { $0 > 4 }, truth.filter { $0 > 4 })
+        XCTAssertGreaterThan(f, 0.9, "beats \(struck.beats.prefix(12).map(\.time))")
+    }
 }

@@ -83,6 +83,11 @@ final class OnsetStrength {
         }
     }
 
+    /// The newest frame's magnitudes by bin (valid until the next `push`).
+    var magnitudes: UnsafePointer<Float> { UnsafePointer(previous.base) }
+    /// The bins the flux counts (30 Hz … 16 kHz).
+    var bins: ClosedRange<Int> { lowBin...highBin }
+
     /// Forgets the previous spectrum (after a flush or a gap in the input).
     func reset() {
         hasPrevious = false

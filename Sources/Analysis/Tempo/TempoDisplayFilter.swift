@@ -13,6 +13,12 @@
 ///   confidence holds however faint its pulse: drumless music), or within ±5 BPM when both
 ///   halves of the history confirm it on their own (`corroborated`). They never start a
 ///   display, so beat-less input (held chords, quiet intros) shows nothing.
+/// - **New energy to start.** With nothing on display, a strong estimate votes only when at
+///   least `startNovelty` of its history's flux is new energy (`TempoEstimate.novelty`:
+///   partials or attacks the previous ~90 ms did not have). An organ's beating partials or
+///   a pad's tremolo pass the beat test at a steady tempo, but they only raise partials
+///   already sounding (dev-notempo organ and pad: 0.014 and 0.005 where main started a
+///   display; the lowest start of a dev / dev-ext pulse track: 0.036, a ballad).
 /// - The display changes when 2 of the last 3 votes agree within ±5 BPM (it shows their
 ///   mean) and goes blank after 3 votes without a beat (~1.5 s).
 /// - 3 consecutive votes more than 10 BPM from the display ask the tracker to flush
@@ -32,6 +38,8 @@ struct TempoDisplayFilter {
     var agreement = 5.0
     /// Divergence that counts towards a tempo-change flush (BPM).
     var divergence = 10.0
+    /// Least novelty share (`TempoEstimate.novelty`) of an estimate that starts a display.
+    var startNovelty = 0.024
 
     private(set) var display: TempoReading?
     private var votes: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
@@ -82,7 +90,10 @@ struct TempoDisplayFilter {
             // beat, and a display of the right tempo went blank for the rest of the track).
             let near = distance <= holdTolerance && isOnsetLike(e) && e.confidence >= minConfidence
             let holds = near || (isWeak(e) && distance <= agreement && e.corroborated)
-            if isStrong(e) || holds { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
+            // Nothing on display: only new energy (notes, drums) may start one, not the
+            // swell of a held chord's partials, however periodic (issue 37).
+            let starts = display != nil || e.novelty >= startNovelty
+            if (isStrong(e) && starts) || holds { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
         }
         votes = (votes.1, votes.2, vote)
         filled = min(3, filled + 1)

@@ -26,6 +26,11 @@ public struct TempoEstimate: Equatable, Sendable {
     /// Whether a weak estimate was confirmed by the two halves of the history on their
     /// own (set by `TempoTracker`; see `TempoDisplayFilter`).
     public var corroborated = false
+    /// Share of the history's spectral flux that is new energy (`SpectralNovelty.novel`
+    /// over `flux`): notes and drums bring partials or an attack the preceding ~90 ms did
+    /// not have; a held chord that swells and fades only raises partials it already had
+    /// (~0). Set by `TempoTracker`; 1 (no constraint) when unmeasured.
+    public var novelty = 1.0
 }
 
 /// Estimates the beat period of an onset-strength history

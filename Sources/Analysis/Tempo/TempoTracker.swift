@@ -56,6 +56,10 @@ public final class TempoTracker {
     private let ring: OwnedBuffer<Float>
     private let linear: OwnedBuffer<Float>
     private let powerRing: OwnedBuffer<Float>
+    // Raw and new-energy flux of the history (same ring as `ring`): the novelty share.
+    private let newEnergy: SpectralNovelty
+    private let fluxRing: OwnedBuffer<Float>
+    private let novelRing: OwnedBuffer<Float>
     private var head = 0
     private var count = 0
     private var framesSinceUpdate = 0
@@ -124,6 +128,9 @@ public final class TempoTracker {
         broadRing = OwnedBuffer(zeroed: capacity)
         lowRing = OwnedBuffer(zeroed: capacity)
         midRing = OwnedBuffer(zeroed: capacity)
+        newEnergy = SpectralNovelty(bins: onset.bins)
+        fluxRing = OwnedBuffer(zeroed: capacity)
+        novelRing = OwnedBuffer(zeroed: capacity)
         levelVotes.reserveCapacity(4)
         for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
@@ -149,6 +156,7 @@ public final class TempoTracker {
     /// Forgets all history and the display (e.g. when the source changes).
     public func reset() {
         onset.reset()
+        newEnergy.reset()
         filter.reset()
         head = 0; count = 0; framesSinceUpdate = 0
         onsetSum = 0; onsetSumSquares = 0
@@ -175,6 +183,9 @@ public final class TempoTracker {
         onsetSum += value; onsetSumSquares += value * value
         ring[head] = value
         powerRing[head] = onset.lastPower
+        newEnergy.push(onset.magnitudes)
+        fluxRing[head] = newEnergy.flux
+        novelRing[head] = newEnergy.novel
         let beatValue = onset.lastLowFlux + onset.lastMidFlux
         if framesIn >= capacity {
             let old = beatRing[framesIn % capacity]
@@ -248,6 +259,17 @@ public final class TempoTracker {
         }
     }
 
+    /// Share of the history's flux that is new energy (`TempoEstimate.novelty`).
+    private func noveltyShare() -> Double {
+        var flux: Float = 0, novel: Float = 0
+        var index = head
+        for _ in 0..<count {
+            index = index == 0 ? capacity - 1 : index - 1
+            flux += fluxRing[index]; novel += novelRing[index]
+        }
+        return flux > 0 ? Double(novel / flux) : 0
+    }
+
     /// True when the mean power of the newest `frames` frames is below the silence power.
     func isSilent(frames: Int) -> Bool {
         let n = min(frames, count)
@@ -284,6 +306,7 @@ public final class TempoTracker {
             {
                 estimate = recent
             }
+            estimate?.novelty = noveltyShare()
             if var e = estimate, filter.wantsCorroboration(e) {
                 e.corroborated = corroborates(e)
                 estimate = e
