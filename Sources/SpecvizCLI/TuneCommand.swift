@@ -24,7 +24,8 @@ struct TuneCommand: ParsableCommand {
             unlatched estimate instead. --json prints one object with the summary's \
             notes (`notes`: start_s, end_s, note, target, mean_hz, mean_cents, verdict) \
             and the same per-hop rows (`frames`: time_s, f0_hz or null, note, cents, \
-            confidence). `note` is the note shown (the latched semitone); \
+            confidence, and unsure: true where the tuner shows the reading grey, as \
+            "?¢", because the pitched source did not dominate its band). `note` is the note shown (the latched semitone); \
             cents are relative to the target note: the nearest note of --preset (see \
             `specviz presets`), or the nearest semitone.
 
@@ -114,11 +115,15 @@ struct TuneCommand: ParsableCommand {
         try out.finish()
     }
 
+    /// A reading as a row prints it; `unsure` is the display's grey "?¢" (the pitched source
+    /// did not dominate its band), or the detector's own flag with --raw.
+    typealias Reading = (frequency: Double, note: Note, cents: Double, confidence: Double, unsure: Bool)
+
     /// One hop's row: what the tuner shows (or, with --raw, the detector's estimate), nil
     /// when nothing is.
     struct Row {
         var time: Double
-        var reading: (frequency: Double, note: Note, cents: Double, confidence: Double)?
+        var reading: Reading?
     }
 
     /// What a pass over the input gathers: the rows (for --csv and --json), the summary,
@@ -154,8 +159,8 @@ struct TuneCommand: ParsableCommand {
 
     /// The reading of hop `t`: the display, or with --raw the detector's estimate against
     /// the preset and tuning system.
-    func row(_ t: PitchTracker, system: TuningSystem) -> (frequency: Double, note: Note, cents: Double, confidence: Double)? {
-        guard raw else { return t.display.map { ($0.frequency, $0.note, $0.cents, $0.confidence) } }
+    func row(_ t: PitchTracker, system: TuningSystem) -> Reading? {
+        guard raw else { return t.display.map { ($0.frequency, $0.note, $0.cents, $0.confidence, $0.unsure) } }
         guard let e = t.raw else { return nil }
         let ref = reference.hertz
         var (_, cents) = preset.offset(of: e.frequency, reference: ref)
@@ -165,7 +170,7 @@ struct TuneCommand: ParsableCommand {
             cents = target.cents
             note = system.written(preset.notes.isEmpty ? target.target : note)
         }
-        return (e.frequency, note, cents, e.confidence)
+        return (e.frequency, note, cents, e.confidence, e.unsure)
     }
 
     /// `--csv`: `time_s,f0_hz,note,cents,confidence`, one line per hop.
@@ -248,6 +253,8 @@ struct TuneCommand: ParsableCommand {
                 try w.member("note", e.note.name(flats: flats))
                 try w.member("cents", e.cents, decimals: 2)
                 try w.member("confidence", e.confidence, decimals: 3)
+                try w.key("unsure")
+                try w.value(e.unsure)
             } else {
                 for key in ["f0_hz", "note", "cents"] {
                     try w.key(key)

@@ -27,6 +27,31 @@ final class TuneCLITests: XCTestCase {
         XCTAssertEqual(frames.count, 44100 / 512)
         XCTAssertTrue(frames.first?["f0_hz"] is NSNull, "the first hop shows nothing yet")
         XCTAssertEqual(try XCTUnwrap(frames.last?["f0_hz"] as? Double), 440 * pow(2, 10.0 / 1200), accuracy: 0.5)
+        let shown = frames.filter { $0["f0_hz"] is Double }
+        XCTAssertFalse(shown.isEmpty)
+        XCTAssertTrue(shown.allSatisfy { $0["unsure"] as? Bool == false }, "a clean tone is never unsure")
+        XCTAssertTrue(frames.filter { $0["f0_hz"] is NSNull }.allSatisfy { $0["unsure"] == nil })
+    }
+
+    /// A low bass note under a kick on every beat: the frames the tuner shows grey ("?¢") say
+    /// `"unsure": true`, and a note shown unsure throughout is unsure in the summary too.
+    func testJSONMarksUnsureFrames() throws {
+        let dir = CLI.tempDir()
+        let sr = 44100
+        var x = Signals.sines([(55, 0.3), (110, 0.15), (165, 0.1), (220, 0.07)], seconds: 4, sampleRate: sr)
+        let kick = ClickTracks.hit(.kick, sampleRate: sr, gain: 0.9)
+        for b in 0..<8 {
+            let at = b * sr / 2
+            for (i, v) in kick.enumerated() where at + i < x.count { x[at + i] += v }
+        }
+        try Signals.writeWAV(x, sampleRate: sr, to: dir + "/kick.wav")
+        let r = try CLI.run(["tune", dir + "/kick.wav", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let frames = try XCTUnwrap(obj["frames"] as? [[String: Any]])
+        let unsure = frames.filter { $0["unsure"] as? Bool == true }
+        XCTAssertFalse(unsure.isEmpty, "the kick's tail pulls the bass: some frames are unsure")
+        XCTAssertTrue(unsure.allSatisfy { $0["f0_hz"] is Double }, "unsure frames still carry the held pitch")
     }
 
     func testJSONAndCSVTogetherIsAUsageError() throws {
