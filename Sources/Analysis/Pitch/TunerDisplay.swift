@@ -231,8 +231,12 @@ public struct TunerDisplay: Sendable {
         // An unsure detection keeps the note shown but does not move its pitch, for as long
         // as a transient lasts (a kick under a bass); beyond, the pitch is smoothed as usual
         // and the reading stays marked unsure (rumble under the note).
-        unsureRun = e.unsure ? unsureRun + 1 : 0
-        if e.unsure && !glide && unsureRun <= TunerDisplay.unsureHold {
+        // A partial's hold reading (no period detection this hop) cannot confirm a note shown
+        // unsure: at a note's end it is pulled by the next note's attack (the demo's held
+        // "A1 ?¢" became a sure −31 ¢ on one).
+        let unsure = e.unsure || (!confirmed && e.source == .partial)
+        unsureRun = unsure ? unsureRun + 1 : 0
+        if unsure && !glide && unsureRun <= TunerDisplay.unsureHold {
             update(reading: smoothed, confidence: e.confidence, unsure: true, detection: e.frequency)
             return
         }
@@ -252,15 +256,15 @@ public struct TunerDisplay: Sendable {
         // moved its pitch (past `unsureHold`: a kick's tail pulling a bass note's period
         // for a whole note), replaces its pitch: smoothed from there, a sure C1 on the demo
         // kept 10-20 cents of the pull.
-        let confirms = !confirmed && !e.unsure
-        confirmed = !e.unsure
+        let confirms = !confirmed && !unsure
+        confirmed = !unsure
         let base = ratio > 0.06 || glide || confirms ? 1.0 : (ratio < 0.02 && !moving ? 0.12 : 0.5)
         let alpha = base >= 1 ? 1 : base * max(0.25, min(1, weight))
         smoothed += (e.frequency - smoothed) * alpha
         // The note shown follows the pitch once it is nearer another note (with hysteresis).
         let m = Note.midiValue(frequency: smoothed, reference: reference)
         if let l = latchedMidi, abs(m - Double(l)) > 0.6 { latchedMidi = Int(m.rounded()) }
-        update(reading: smoothed, confidence: e.confidence, unsure: e.unsure, detection: e.frequency)
+        update(reading: smoothed, confidence: e.confidence, unsure: unsure, detection: e.frequency)
     }
 
     /// Detections needed to switch to `midi` from the current latch.
