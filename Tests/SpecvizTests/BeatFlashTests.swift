@@ -11,13 +11,7 @@ final class BeatFlashTests: XCTestCase {
     let fps = 60
 
     func settings() -> RenderSettings {
-        var s = RenderSettings()
-        s.mode = .bars
-        s.width = 160
-        s.height = 90
-        s.labels = false
-        s.threads = 1
-        s.fps = fps
+        var s = RenderSettings.small(width: 160, height: 90, fps: fps)
         s.tempoOverlay = true
         return s
     }

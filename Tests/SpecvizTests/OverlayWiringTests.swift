@@ -10,13 +10,7 @@ final class OverlayWiringTests: XCTestCase {
     let rate = 44100
 
     func settings(_ mode: VisualizationMode = .bars) -> RenderSettings {
-        var s = RenderSettings()
-        s.mode = mode
-        s.width = 320
-        s.height = 180
-        s.labels = false
-        s.threads = 1
-        return s
+        RenderSettings.small(mode, width: 320, height: 180)
     }
 
     /// A 440 Hz tone with the tuner overlay: A4 within a cent, green.

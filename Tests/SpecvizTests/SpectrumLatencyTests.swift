@@ -14,13 +14,7 @@ final class SpectrumLatencyTests: XCTestCase {
 
     /// Mean displayed level (0…1, smoothed as drawn) of every frame of a bars render.
     func displayed(_ samples: [Float], frames: Int, configure: (inout RenderSettings) -> Void = { _ in }) throws -> [Float] {
-        var s = RenderSettings()
-        s.mode = .bars
-        s.width = 96
-        s.height = 54
-        s.labels = false
-        s.threads = 1
-        s.fps = fps
+        var s = RenderSettings.small(width: 96, height: 54, fps: fps)
         s.analysis = AnalysisConfig()
         s.analysis.dbRange = -90 ... -10
         configure(&s)

@@ -21,13 +21,7 @@ final class WaterfallMotionTests: XCTestCase {
 
     /// Share of frames 20…119 (60 fps) whose picture differs from the frame before.
     func changingShare(_ mode: VisualizationMode) throws -> Double {
-        var s = RenderSettings()
-        s.mode = mode
-        s.width = 96
-        s.height = 54
-        s.labels = false
-        s.threads = 1
-        s.fps = 60
+        var s = RenderSettings.small(mode, width: 96, height: 54)
         s.analysis = AnalysisConfig()
         s.analysis.bands = 32
         let job = RenderJob(source: BufferAudioSource(samples: music, sampleRate: rate), settings: s, glyphs: nil)
