@@ -86,6 +86,19 @@ public struct ArtworkLayout: Sendable, Equatable {
         }
     }
 
+    /// The boxes (pixels, y down) the cover and the lines take in the header, the lines'
+    /// widths estimated with room to spare (the logo's box is the layout's).
+    public func headerBoxes(title: String?, artist: String?) -> [Layout.Rect] {
+        var boxes = cover.map { [$0] } ?? []
+        func line(_ text: String?, size: Float, origin: SIMD2<Float>) {
+            guard let text, !text.isEmpty, let t = Layout.fitted(text, size: size, width: lineWidth) else { return }
+            boxes.append(Layout.estimatedBox(t, size: size, origin: origin, anchor: anchor, maxWidth: lineWidth))
+        }
+        line(title, size: titleSize, origin: titleOrigin)
+        line(artist, size: artistSize, origin: title?.isEmpty == false ? artistOrigin : titleOrigin)
+        return boxes
+    }
+
     /// The title and artist lines as text runs (either may be missing), each shortened with
     /// "…" to fit; a line cut to a stub is left out.
     public func addLines(title: String?, artist: String?, into scene: inout Scene) {

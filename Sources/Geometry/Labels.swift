@@ -101,13 +101,25 @@ public struct Labels {
     /// The title, right-aligned in the header's title slot; shortened with "…" so it never
     /// runs into the overlay slots or off the frame.
     public static func title(_ title: String, layout: Layout, into scene: inout Scene) {
-        guard layout.labels, !title.isEmpty else { return }
+        guard let run = titleRun(title, layout: layout) else { return }
+        scene.addText(run)
+    }
+
+    /// The title's text run in the header's slot, nil when it is not drawn.
+    static func titleRun(_ title: String, layout: Layout) -> TextRun? {
+        guard layout.labels, !title.isEmpty else { return nil }
         let slot = layout.titleSlot
         let size = min(layout.fontSize * 1.1, slot.height * 0.8)
         // A title cut to a stub says nothing: leave it out.
-        guard let text = Layout.fitted(title, size: size, width: slot.width) else { return }
+        guard let text = Layout.fitted(title, size: size, width: slot.width) else { return nil }
         let baseline = slot.y1 - (slot.height - size * 0.72) * 0.5
-        scene.addText(TextRun(text, at: SIMD2(slot.x1, baseline), size: size, color: titleColor, anchor: .right))
+        return TextRun(text, at: SIMD2(slot.x1, baseline), size: size, color: titleColor, anchor: .right)
+    }
+
+    /// The box (pixels, y down, generous) the header's title takes, nil when none is drawn.
+    public static func titleBox(_ title: String?, layout: Layout) -> Layout.Rect? {
+        guard let title, let run = titleRun(title, layout: layout) else { return nil }
+        return Layout.estimatedBox(run.text, size: run.size, origin: run.origin, anchor: .right, maxWidth: layout.titleSlot.width)
     }
 
     /// Frequency labels under the spectrum, centred on their log positions. In narrow

@@ -1,3 +1,5 @@
+import SpecvizCore
+
 /// Where things go in a frame of any size: the header (overlays and title), the spectrum
 /// area, the frequency-label band, the waveform strip beneath, and the label margins,
 /// all scaled with the frame so landscape, portrait and square outputs are each laid out
@@ -72,6 +74,10 @@ public struct Layout: Sendable {
     public let logoBox: Rect?
     /// Pixel height of the header (the spectrum starts under it).
     public let headerHeight: Float
+    /// Pixel boxes (y down) of what the frame's header holds: the overlay slots in use, the
+    /// cover, the title and artist lines; nil when the composer has not said. A round picture
+    /// (the ring) may rise into the header where it stays clear of them.
+    public var headerItems: [Rect]? = nil
 
     /// - labels: whether to keep room for text; dropped (as with `--no-labels`) when the
     ///   frame is too small for it to leave a plot four label heights tall.
@@ -187,6 +193,22 @@ public struct Layout: Sendable {
     }
 
     static func width(ofCharacters n: Int, size: Float) -> Float { Float(n) * size * 0.62 }
+
+    /// A generous box (pixels, y down) for `text` at `size` with its baseline origin and
+    /// anchor: the estimated width with a fifth and an em to spare (real advances of wide
+    /// glyphs exceed the estimate), at most `maxWidth`, the ascent and a descent.
+    public static func estimatedBox(
+        _ text: String, size: Float, origin: SIMD2<Float>, anchor: TextRun.Anchor, maxWidth: Float
+    ) -> Rect {
+        let w = min(estimatedWidth(text, size: size) * 1.2 + size, maxWidth)
+        let x0: Float
+        switch anchor {
+        case .left: x0 = origin.x
+        case .center: x0 = origin.x - w / 2
+        case .right: x0 = origin.x - w
+        }
+        return Rect(x0: x0, y0: origin.y - size, x1: x0 + w, y1: origin.y + size * 0.3)
+    }
 
     /// `text` shortened with "…" to fit `width` (its first characters and the ellipsis), in
     /// time linear in its length (issue 36: a 1 MB title once took minutes), or nil when

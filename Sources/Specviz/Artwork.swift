@@ -104,4 +104,20 @@ extension FrameComposer {
         }
         return (layout, (top, bottom), placed)
     }
+
+    /// What the header of a one-plot frame holds (`Layout.headerItems`): the overlay slots
+    /// the mode shows, and the cover and lines, or the title in its slot.
+    static func headerItems(_ settings: RenderSettings, layout: Layout, artwork: ArtworkLayout?) -> [Layout.Rect] {
+        var items: [Layout.Rect] = []
+        if settings.mode.traits.overlays {
+            if settings.tunerOverlay { items.append(layout.tunerSlot) }
+            if settings.tempoOverlay { items.append(layout.tempoSlot) }
+        }
+        if let artwork {
+            items += artwork.headerBoxes(title: settings.title, artist: settings.artist)
+        } else if let title = Labels.titleBox(settings.title, layout: layout) {
+            items.append(title)
+        }
+        return items
+    }
 }

@@ -49,7 +49,9 @@ public final class FrameComposer {
         let usesArtwork = settings.mode.traits.labels != .none && (settings.artwork.hasPictures || settings.artist != nil)
         let stereo = settings.stereo != nil && settings.mode.traits.stereo ? settings.stereo : nil
         let frame = FrameComposer.layouts(settings, labels: labels, artwork: usesArtwork, stereo: stereo)
-        layout = frame.layout
+        var layout = frame.layout
+        if frame.halves == nil { layout.headerItems = FrameComposer.headerItems(settings, layout: layout, artwork: frame.artwork) }
+        self.layout = layout
         halves = frame.halves
         artwork = frame.artwork.map { ArtworkLayer(settings.artwork, layout: $0, width: settings.width, height: settings.height) }
         var modeSettings = settings.modeSettings

@@ -100,6 +100,33 @@ final class Layout2DTests: XCTestCase {
         }
     }
 
+    /// Issue 39: the ring fills most of the short side of a landscape frame, also with a cover
+    /// and lines in the header's corner: it rises into the header where its box stays clear
+    /// of them. A header busy across its middle keeps the ring beneath it.
+    func testRingRisesIntoTheHeaderWhereItIsClear() {
+        for (w, h) in [(1920, 1080), (1280, 720), (2520, 1080), (640, 360)] {
+            var (layout, art) = ArtworkLayout.frame(width: w, height: h, labels: true, hasCover: true, hasLines: true, logoAspect: nil)
+            let items = art.headerBoxes(title: "Night Drive", artist: "The Demo Band")
+            XCTAssertEqual(items.count, 3)
+            layout.headerItems = items
+            func square(_ layout: Layout) -> Layout.Rect {
+                let g = CircularMode.geometry(layout: layout), c = layout.pixel(g.center)
+                let half = g.unitPixels * CircularMode.labelRadius + layout.fontSize * 1.1
+                return Layout.Rect(x0: c.x - half, y0: c.y - half, x1: c.x + half, y1: c.y + half)
+            }
+            let ring = square(layout)
+            XCTAssertGreaterThan(ring.height / Float(h), 0.66, "\(w)x\(h): the ring takes \(ring.height) of \(h) px")
+            XCTAssertGreaterThanOrEqual(ring.y0, 0)
+            XCTAssertLessThan(ring.y0, layout.headerHeight, "\(w)x\(h): the ring rises into the header")
+            for b in items {
+                XCTAssertFalse(ring.x0 < b.x1 && b.x0 < ring.x1 && ring.y0 < b.y1 && b.y0 < ring.y1, "\(w)x\(h): \(ring) over \(b)")
+            }
+            // A line across the header's middle: the ring keeps to the plot's area.
+            layout.headerItems = [Layout.Rect(x0: 0, y0: 0, x1: Float(w), y1: layout.headerHeight - 1)]
+            XCTAssertGreaterThanOrEqual(square(layout).y0, layout.headerHeight - 1.5)
+        }
+    }
+
     /// Seed 000's vertex counts: curve 127×9 (seam-free fill) + 127×6 + 128×6, circular bar + peak per band
     /// (plus our base ring), spectrogram 128×128×6.
     func testVertexBudgets() {

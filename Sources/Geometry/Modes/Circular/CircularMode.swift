@@ -48,9 +48,23 @@ public struct CircularMode: ModeBuilder {
         let bottomSpec = (1 - r.y0) * 0.5 * h
         let bottomFree = layout.labels ? layout.waveformLabelOrigin.y - layout.fontSize * 1.2 : bottomSpec
         let bottom = max(bottomFree, bottomSpec)
-        let halfW = w * 0.5 - side, halfH = (bottom - top) * 0.5
-        let centerY = 1 - (top + bottom) / h
-        let room = min(halfW, halfH)
+        let halfW = w * 0.5 - side
+        var (room, ringTop) = (min(halfW, (bottom - top) * 0.5), top)
+        if let items = layout.headerItems {
+            // The ring may rise into the header where its box stays clear of what the header
+            // holds: the highest top (in whole pixels) whose square is widest wins.
+            let margin = layout.labels ? layout.fontSize * 0.5 : 0.02 * h
+            var t = top.rounded(.down)
+            while t >= margin {
+                var fit = min(halfW, (bottom - t) * 0.5)
+                for b in items where b.y1 > t && b.y0 < t + 2 * fit {
+                    fit = min(fit, b.x0 >= w * 0.5 ? b.x0 - w * 0.5 : b.x1 <= w * 0.5 ? w * 0.5 - b.x1 : 0)
+                }
+                if fit > room { (room, ringTop) = (fit, t) }
+                t -= 1
+            }
+        }
+        let centerY = 1 - (ringTop + bottom) / h
         let unit = layout.labels ? (room - layout.fontSize * 1.1) / labelRadius : room / 0.42
         return Geometry(center: SIMD2(0, centerY), unitPixels: max(unit, 1))
     }
