@@ -267,4 +267,15 @@ final class BeatTrackerTests: XCTestCase {
         let f = fMeasure(struck.beats.map(\.time).filter { $0 > 4 }, truth.filter { $0 > 4 })
         XCTAssertGreaterThan(f, 0.9, "beats \(struck.beats.prefix(12).map(\.time))")
     }
+
+    /// Issue 37 item 2: a played line whose tempo never holds (an accelerando from 110 to
+    /// 140 BPM: the display glides out of any ±2 BPM band within a second and a half) still
+    /// has a pulse, and gets its beats where they fall (main gave it none: no steady run).
+    func testAccelerandoGetsItsBeats() {
+        let line = ClickTracks.accelerando(fromBPM: 110, toBPM: 140, seconds: 20, sampleRate: rate)
+        let a = analyse(line.samples)
+        let beats = a.beats.map(\.time)
+        let f = fMeasure(beats, line.beats)
+        XCTAssertGreaterThan(f, 0.9, "\(beats.count) beats for \(line.beats.count): \(beats.prefix(12))")
+    }
 }

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Drumless material for the pulse decision (issue 37 item 2): a played line whose tempo
+// never holds.
+extension ClickTracks {
+    /// A piano-like broken-chord line (a plucked note on every beat, a softer one half way
+    /// to the next) whose tempo rises linearly from `fromBPM` to `toBPM` over `seconds`:
+    /// an accelerando, the extreme of rubato (the tempo never holds). Four chords, one a
+    /// bar. Returns the samples (peak 0.5) and the beat times (s).
+    public static func accelerando(
+        fromBPM: Double, toBPM: Double, seconds: Double, sampleRate: Int
+    ) -> (samples: [Float], beats: [Double]) {
+        var beats: [Double] = []
+        var t = 0.0
+        while t < seconds {
+            beats.append(t)
+            t += 60 / (fromBPM + (toBPM - fromBPM) * t / seconds)
+        }
+        let chords: [[Double]] = [[261.63, 392.0], [220.0, 329.63], [174.61, 261.63], [196.0, 293.66]]
+        var out = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
+        for (k, beat) in beats.enumerated() {
+            let next = k + 1 < beats.count ? beats[k + 1] : beat + 0.5
+            let chord = chords[(k / 4) % chords.count]
+            pluck(&out, at: beat, frequency: chord[0], gain: 0.3, sampleRate: sampleRate)
+            pluck(&out, at: (beat + next) / 2, frequency: chord[1], gain: 0.18, sampleRate: sampleRate)
+        }
+        let peak = out.reduce(0) { max($0, abs($1)) }
+        if peak > 0 { for i in out.indices { out[i] *= 0.5 / peak } }
+        return (out, beats)
+    }
+
+    /// Adds a plucked note (3 ms attack, 0.25 s decay, 5 harmonics) starting at `time` s.
+    private static func pluck(_ out: inout [Float], at time: Double, frequency: Double, gain: Double, sampleRate: Int) {
+        let sr = Double(sampleRate)
+        let start = Int((time * sr).rounded())
+        let n = min(out.count - start, Int(0.6 * sr))
+        guard start >= 0, n > 0 else { return }
+        for i in 0..<n {
+            let s = Double(i) / sr
+            var v = 0.0
+            for h in 1...5 { v += sin(2 * Double.pi * Double(h) * frequency * s) / pow(Double(h), 1.5) }
+            out[start + i] += Float(gain * min(1, s / 0.003) * exp(-s / 0.25) * v)
+        }
+    }
+}
