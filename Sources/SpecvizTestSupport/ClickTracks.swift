@@ -185,6 +185,57 @@ public enum ClickTracks {
         return out
     }
 
+    /// House with the hi-hats mixed far above the kick and a held bass on every off-beat
+    /// (issue 37's held-out loss): a kick on every beat, a clap (a click) on 2 and 4, and
+    /// half-way between the beats a hi-hat ~12 dB over the kick (RMS) and a synth-bass note (55 Hz,
+    /// four harmonics, 10 ms attack, held for 0.4 beat) that carries more energy below
+    /// 200 Hz than the kick. Everything but the kick and the clap falls on the off-beats.
+    public static func loudHatHouse(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let claps = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)], seconds: seconds, sampleRate: sampleRate)
+        // A cymbal has next to nothing below 200 Hz: the noise high-passed (first difference).
+        var hats = pattern(
+            bpm: bpm, beatsPerBar: 1, hits: [(0.5, .hat)], seconds: seconds, sampleRate: sampleRate)
+        for i in stride(from: hats.count - 1, to: 0, by: -1) { hats[i] -= hats[i - 1] }
+        let sr = Double(sampleRate), beat = 60 / bpm
+        let held = 0.4 * beat
+        var out = [Float](repeating: 0, count: hats.count)
+        // A drum machine's kick: a sine whose pitch drops from ~200 to 50 Hz in a few tens of
+        // milliseconds, 80 ms decay.
+        var kick = [Float](repeating: 0, count: Int(0.3 * sr))
+        var phase = 0.0
+        for i in kick.indices {
+            let t = Double(i) / sr
+            phase += 2 * Double.pi * (50 + 150 * exp(-t / 0.015)) / sr
+            kick[i] = Float(sin(phase) * exp(-t / 0.08))
+        }
+        var start = 0.0
+        while start < seconds {
+            let first = Int((start * sr).rounded())
+            for i in kick.indices where first + i < out.count { out[first + i] += 0.4 * kick[i] }
+            start += beat
+        }
+        start = 0.5 * beat
+        while start < seconds {
+            let first = Int((start * sr).rounded())
+            for i in 0..<Int((held + 0.03) * sr) where first + i < out.count {
+                let t = Double(i) / sr
+                let envelope = min(1, t / 0.01) * (t < held ? 1 : exp(-(t - held) / 0.01))
+                var v = 0.0
+                for h in 1...4 { v += sin(2 * Double.pi * 55 * Double(h) * t) / Double(h) }
+                out[first + i] += Float(0.6 * envelope * v)
+            }
+            start += beat
+        }
+        var peak: Float = 0
+        for i in out.indices {
+            out[i] += 0.75 * claps[i] + 3.5 * hats[i]
+            peak = max(peak, abs(out[i]))
+        }
+        if peak > 0 { for i in out.indices { out[i] *= 0.8 / peak } }
+        return out
+    }
+
     /// A sustained chord with no beat: A3, C♯4, E4, each played by two voices detuned
     /// by ±4 cents with a gentle 5.5 Hz vibrato (±0.15 %), 4 harmonics, 0.5 s attack —
     /// a string-ensemble or organ-like pad, as in the corpus's beat-less tracks.

@@ -246,6 +246,21 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(f, 0.97, "beats \(beats.prefix(16))")
     }
 
+    /// House whose hi-hats (12 dB over the kick) and held bass (more energy below 200 Hz
+    /// than the kick) fall on every off-beat, only the kick and a clap on 2 and 4 on the beat
+    /// (issue 37: loud-hat house was on the off-beat for a whole track). The low band's flux
+    /// is larger at the off-beats; its percussive part (`PercussiveLow`: the onsets whose
+    /// energy is gone ~50 ms later) is at the kicks, and every beat lands on one.
+    func testLoudOffBeatHatsLeaveTheBeatOnTheKick() {
+        for bpm in [118.0, 124] {
+            let seconds = 20.0
+            let a = analyse(ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate))
+            XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 1)
+            let f = fMeasure(a.beats.map(\.time), grid(bpm: bpm, to: seconds - 0.1))
+            XCTAssertGreaterThan(f, 0.95, "\(bpm): \(a.beats.prefix(4).map(\.time))")
+        }
+    }
+
     func testHeldChordHasNoBeats() {
         let a = analyse(ClickTracks.sustainedChord(seconds: 12, sampleRate: rate))
         XCTAssertTrue(a.beats.isEmpty)

@@ -102,6 +102,8 @@ public final class BeatAnalyzer {
     var envelope: [Float] = []
     private var lowEnvelope: [Float] = []
     private var midEnvelope: [Float] = []
+    /// The low band's summed magnitude per envelope frame (for `PercussiveLow`).
+    private var lowLevel: [Float] = []
     /// `OnsetStrength.bandCount` band levels per envelope frame.
     var spectra: [Float] = []
     /// The causal display timeline so far.
@@ -142,6 +144,7 @@ public final class BeatAnalyzer {
             envelope.append(onset.push(frame: frame))
             lowEnvelope.append(onset.lastLowFlux)
             midEnvelope.append(onset.lastMidFlux)
+            lowLevel.append(onset.lastLowLevel)
             if onset.bandLevels.count > 0 {
                 onset.bandLevels.withUnsafeBufferPointer { spectra.append(contentsOf: $0) }
             }
@@ -186,6 +189,7 @@ public final class BeatAnalyzer {
         if let range { factor = BeatAnalyzer.foldFactor(mainTempo(), into: range) }
         if factor != 1 { beats = track(o, periods: folded, factor: factor) }
         if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
+        beats = kicksOnTheBeat(beats, kick: normalised(PercussiveLow.envelope(level: lowLevel)))
         beats = trimLeading(beats, o: o)
         beats = regularised(beats, o: o)
         result.levelFactor = factor
@@ -210,6 +214,9 @@ public final class BeatAnalyzer {
 
     /// Features of the last level decision, for tuning.
     public internal(set) var lastLevelFeatures: [Double] = []
+    /// The kicks' beat-to-half-beat log ratio and their share of half-beats in the last
+    /// phase decision, for tuning.
+    public internal(set) var lastKickPhase = (ratio: 0.0, halfCover: 0.0)
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
     public internal(set) var lastBarContrast = (0.0, 0.0)
 }

@@ -41,6 +41,9 @@ final class OnsetStrength {
     private(set) var lastLowFlux: Float = 0
     /// The newest frame's flux from 200 Hz to 3 kHz (snare body, chords; few hi-hats).
     private(set) var lastMidFlux: Float = 0
+    /// The newest frame's summed magnitude below 200 Hz (linear): how fast the low band
+    /// decays after an onset tells a kick from a bass note (`PercussiveLow`).
+    private(set) var lastLowLevel: Float = 0
 
     /// Number of log-spaced bands (100 Hz – 5 kHz) of `bandLevels`.
     static let bandCount = 24
@@ -106,12 +109,15 @@ final class OnsetStrength {
         lastPower = power / Float(size)
         fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
         var flux: Float = 0
+        var lowLevel: Float = 0
         for k in lowBin...lowTop {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
             let d = m - previous[k]
             if d > 0 { flux += d }
             previous[k] = m
+            lowLevel += m
         }
+        lastLowLevel = lowLevel
         let low = flux
         for k in (lowTop + 1)..<(midTop + 1) {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
