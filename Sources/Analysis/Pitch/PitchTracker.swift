@@ -43,6 +43,11 @@ public final class PitchTracker {
     /// The same over two analysis windows, for notes whose partials one window does not
     /// resolve.
     let upperCheckLow: FirstPartialTracker
+    /// The latched low note's fundamental over two analysis windows: the check that nothing
+    /// else sounds in its band (`checkFundamental`).
+    let fundamentalCheck: FirstPartialTracker
+    /// The same over four analysis windows, for notes under its range.
+    let fundamentalCheckLow: FirstPartialTracker
     /// The input: the newest `longSize` samples (the analysis window is its last
     /// `windowSize`).
     var longRing: MirroredRing
@@ -140,6 +145,9 @@ public final class PitchTracker {
     /// The last four hops' levels (dB, a ring) and the hop of the last attack (a rise of
     /// `attackRise` over the quietest of them).
     var recentLevels = [-120.0, -120, -120, -120], lastAttack = Int.min / 2
+    /// Consecutive hops the latched note's fundamental agreed with its reading
+    /// (`checkFundamental`).
+    var fundamentalRun = PitchTracker.upperLag
     /// dB a hop's level must rise over the last one's to count as an attack, and the hops
     /// after it (about 0.3 s) in which a low note is checked for dominating its band.
     static let attackRise = 6.0, attackHops = 24
@@ -185,6 +193,8 @@ public final class PitchTracker {
         thirdPartial = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 16)
         upperCheck = FirstPartialTracker(size: windowSize, sampleRate: Double(sampleRate), span: 4)
         upperCheckLow = FirstPartialTracker(size: 2 * windowSize, sampleRate: Double(sampleRate), span: 4)
+        fundamentalCheck = FirstPartialTracker(size: 2 * windowSize, sampleRate: Double(sampleRate), span: 4)
+        fundamentalCheckLow = FirstPartialTracker(size: 4 * windowSize, sampleRate: Double(sampleRate), span: 4)
         longRing = MirroredRing(count: 4 * windowSize)
         tuner = TunerDisplay(preset: preset, reference: reference)
         hpRing = MirroredRing(count: windowSize)
@@ -226,6 +236,9 @@ public final class PitchTracker {
         thirdPartial.reset()
         upperCheck.reset()
         upperCheckLow.reset()
+        fundamentalCheck.reset()
+        fundamentalCheckLow.reset()
+        fundamentalRun = PitchTracker.upperLag
         for i in recentLevels.indices { recentLevels[i] = -120 }
         lastAttack = Int.min / 2
         checkPending = false
@@ -318,6 +331,7 @@ public final class PitchTracker {
         if detector.level - recentLevels.min()! > PitchTracker.attackRise { lastAttack = hopCount }
         recentLevels[hopCount % recentLevels.count] = detector.level
         checkDominance(latched: latched, afterAttack: hopCount - lastAttack <= PitchTracker.attackHops)
+        checkFundamental(latched: latched)
         let shown = heldByPartial(latched: latched, partial: partial)
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))

@@ -72,7 +72,8 @@ struct TailGate {
         // missing-fundamental bass read its 3rd harmonic). Hold it.
         if stillSounding, shown != nil, sinceOnset > TailGate.onsetHold {
             lastSame = time
-            return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source)
+            // (Held as unsure as the reading was: a kick's tail under the note's octave.)
+            return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source, unsure: e.unsure)
         }
         let inTail = level < peak - TailGate.tailDrop && sinceOnset > TailGate.onsetHold
         // The note's own subharmonics (an octave, a twelfth, two octaves down) without an
@@ -90,7 +91,7 @@ struct TailGate {
         // still carries it under the noise: hold what the display shows (a detection at
         // the shown frequency); after that, nothing (the display releases).
         guard shown != nil, time - lastSame <= TailGate.maxHold else { return nil }
-        return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source)
+        return PitchEstimate(frequency: last, confidence: e.confidence, source: e.source, unsure: e.unsure)
     }
 
     /// Updates `onPath` with this hop's reading (nil = none).
