@@ -278,4 +278,15 @@ final class BeatTrackerTests: XCTestCase {
         let f = fMeasure(beats, line.beats)
         XCTAssertGreaterThan(f, 0.9, "\(beats.count) beats for \(line.beats.count): \(beats.prefix(12))")
     }
+
+    /// A held triad whose voices are each doubled by a copy 1.7 or 2.1 Hz higher beats at
+    /// full depth (partials rising out of full nulls at k times that rate): periodic, but no
+    /// note starts. It gets no beats (main: 35 and 43 in 20 s).
+    func testBeatingChordHasNoBeats() {
+        for detune in [1.7, 2.1] {
+            let a = analyse(ClickTracks.beatingChord(detune: detune, seconds: 20, sampleRate: rate))
+            XCTAssertTrue(a.beats.isEmpty, "detune \(detune) Hz: \(a.beats.count) beats")
+            XCTAssertNil(a.bpm)
+        }
+    }
 }
