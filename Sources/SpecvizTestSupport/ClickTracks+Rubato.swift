@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 // Drumless material for the pulse decision (issue 37 item 2): a played line whose tempo
-// never holds.
+// moves, and a held chord whose voices beat against each other.
 extension ClickTracks {
     /// A piano-like broken-chord line (a plucked note on every beat, a softer one half way
     /// to the next) whose tempo rises linearly from `fromBPM` to `toBPM` over `seconds`:
@@ -43,5 +43,32 @@ extension ClickTracks {
             for h in 1...5 { v += sin(2 * Double.pi * Double(h) * frequency * s) / pow(Double(h), 1.5) }
             out[start + i] += Float(gain * min(1, s / 0.003) * exp(-s / 0.25) * v)
         }
+    }
+
+    /// A held C-major triad (C3, E3, G3; 5 harmonics of 1/k each) whose every voice is
+    /// doubled by a copy `detune` Hz higher: full-depth beating, the k-th partials at k
+    /// times that rate. No note starts after the first instant; there is no beat.
+    /// `equalPartials` gives every harmonic the fundamental's level; the sum is clipped to
+    /// ±1 (a `gain` of 0.1 with equal partials clips hard at every beating maximum, as a
+    /// 16-bit file would).
+    public static func beatingChord(
+        detune: Double, seconds: Double, sampleRate: Int, gain: Double = 0.05, equalPartials: Bool = false
+    ) -> [Float] {
+        let sr = Double(sampleRate)
+        let notes = [130.81, 164.81, 196.0]
+        var out = [Float](repeating: 0, count: Int(seconds * sr))
+        for i in out.indices {
+            let t = Double(i) / sr
+            var v = 0.0
+            for f in notes {
+                for k in 1...5 {
+                    let h = Double(k)
+                    let level = equalPartials ? 1 : 1 / h
+                    v += (sin(2 * Double.pi * h * f * t) + sin(2 * Double.pi * h * (f + detune) * t)) * level
+                }
+            }
+            out[i] = Float(max(-1, min(1, gain * v)))
+        }
+        return out
     }
 }

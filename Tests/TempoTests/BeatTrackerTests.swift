@@ -293,4 +293,17 @@ final class BeatTrackerTests: XCTestCase {
         let f = fMeasure(beats, line.beats)
         XCTAssertGreaterThan(f, 0.9, "\(beats.count) beats for \(line.beats.count): \(beats.prefix(12))")
     }
+
+    /// A held triad whose voices are each doubled by a copy 1.7 or 2.1 Hz higher beats at
+    /// full depth (partials rising out of full nulls at k times that rate): periodic, but no
+    /// note starts. It gets no beats (main: 35 and 43 in 20 s), nor does it twice as loud,
+    /// clipped at its beating maxima (main: 35).
+    func testBeatingChordHasNoBeats() {
+        for (detune, gain) in [(1.7, 0.05), (2.1, 0.05), (1.7, 0.1)] {
+            let chord = ClickTracks.beatingChord(detune: detune, seconds: 20, sampleRate: rate, gain: gain)
+            let a = analyse(chord)
+            XCTAssertTrue(a.beats.isEmpty, "detune \(detune) Hz, gain \(gain): \(a.beats.count) beats")
+            XCTAssertNil(a.bpm)
+        }
+    }
 }

@@ -15,12 +15,30 @@ import SpecvizCore
 /// that fast only near its nulls, where the magnitudes are small, so it adds almost
 /// nothing; an attack from a decayed or empty bin adds most of its flux.
 ///
+/// **Spread.** A frame's new energy counts only when it is spread over octaves: the
+/// participation ratio of its octave bands (bins 2^j … 2^(j+1) − 1),
+///
+///     spread[n] = (Σ_b new_b)² / Σ_b new_b²                   (1 = one band, B = B equal bands)
+///
+/// must reach `minSpread`. An attack brings new energy to many bins in the same frame (a
+/// drum is broadband; a note or a struck chord starts several harmonics at once), whereas
+/// the partials of voices detuned against each other by a few Hz (a chorused pad, a
+/// detuned string section holding a chord) leave and re-enter their nulls one at a time,
+/// the k-th partials at k times the detune, out of step: their rises, new by the 6 dB test
+/// above (a 90 ms reference samples a 10 Hz beating aliased), sit in one band per frame.
+///
 /// All buffers are allocated at construction; `push` allocates nothing.
 final class SpectralNovelty {
     /// Frames the reference looks back.
     static let frames = 4
     /// How far above the reference a bin must rise to count as new.
     static let ratio: Float = 2
+    /// Least octave spread (participation ratio of the bands) of a frame's new energy:
+    /// 1.2 = a second band holding at least ~10 % of the first's. The beating partials of a
+    /// detuned chord read 1.00 in every frame that has new energy.
+    static let minSpread: Float = 1.2
+    /// Octave bands: bin k (≥ 1) is in band ⌊log₂ k⌋.
+    private static let bandCount = Int.bitWidth
 
     /// The newest frame's raw flux (linear magnitude units; 0 on the first frame).
     private(set) var flux: Float = 0
@@ -30,6 +48,7 @@ final class SpectralNovelty {
     private let bins: ClosedRange<Int>
     private let width: Int
     private let rows: OwnedBuffer<Float> // `frames` rows of magnitudes, a ring
+    private let bands: OwnedBuffer<Float> // the newest frame's new energy per octave band
     private var row = 0
     private var seen = 0
 
@@ -38,6 +57,7 @@ final class SpectralNovelty {
         self.bins = bins
         width = bins.upperBound + 1
         rows = OwnedBuffer(zeroed: Self.frames * width)
+        bands = OwnedBuffer(zeroed: Self.bandCount)
     }
 
     /// Forgets the previous spectra.
@@ -52,19 +72,31 @@ final class SpectralNovelty {
         let frames = Self.frames, ratio = Self.ratio, w = width
         let last = rows.base + ((row + frames - 1) % frames) * w
         var rise: Float = 0, fresh: Float = 0
+        for b in 0..<bands.count { bands[b] = 0 }
         for k in bins {
             var held: Float = 0
             for r in 0..<frames { held = max(held, rows[r * w + k]) }
             let d = m[k] - last[k]
             if d > 0 { rise += d }
             let n = m[k] - ratio * held
-            if n > 0 { fresh += n }
+            if n > 0 {
+                fresh += n
+                bands[Int.bitWidth - 1 - max(k, 1).leadingZeroBitCount] += n
+            }
         }
         let newest = rows.base + row * w
         for k in bins { newest[k] = m[k] }
         row = (row + 1) % frames
         flux = seen > 0 ? rise : 0
-        novel = seen > 0 ? fresh : 0
+        novel = seen > 0 && spread(of: fresh) >= Self.minSpread ? fresh : 0
         seen += 1
+    }
+
+    /// Participation ratio of the newest frame's band energies (`fresh` is their sum).
+    private func spread(of fresh: Float) -> Float {
+        guard fresh > 0 else { return 0 }
+        var squares: Float = 0
+        for b in 0..<bands.count { squares += bands[b] * bands[b] }
+        return fresh * fresh / squares
     }
 }

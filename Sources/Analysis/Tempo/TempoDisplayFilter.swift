@@ -18,7 +18,10 @@
 ///   partials or attacks the previous ~90 ms did not have). An organ's beating partials or
 ///   a pad's tremolo pass the beat test at a steady tempo, but they only raise partials
 ///   already sounding (dev-notempo organ and pad: 0.014 and 0.005 where main started a
-///   display; the lowest start of a dev / dev-ext pulse track: 0.036, a ballad).
+///   display; the lowest start of a dev / dev-ext pulse track: 0.036, a ballad). New energy
+///   confined to one octave band in its frame does not count (`SpectralNovelty.minSpread`:
+///   voices detuned by a few Hz re-enter their beating nulls one band at a time), which
+///   lowers every track's share a little: the threshold went from 0.024 to 0.020 with it.
 /// - The display changes when 2 of the last 3 votes agree within ±5 BPM (it shows their
 ///   mean) and goes blank after 3 votes without a beat (~1.5 s).
 /// - 3 consecutive votes more than 10 BPM from the display ask the tracker to flush
@@ -39,7 +42,7 @@ struct TempoDisplayFilter {
     /// Divergence that counts towards a tempo-change flush (BPM).
     var divergence = 10.0
     /// Least novelty share (`TempoEstimate.novelty`) of an estimate that starts a display.
-    var startNovelty = 0.024
+    var startNovelty = 0.020
 
     private(set) var display: TempoReading?
     private var votes: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
