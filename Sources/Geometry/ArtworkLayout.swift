@@ -89,26 +89,29 @@ public struct ArtworkLayout: Sendable, Equatable {
     /// The boxes (pixels, y down) the cover and the lines take in the header, the lines'
     /// widths estimated with room to spare (the logo's box is the layout's).
     public func headerBoxes(title: String?, artist: String?) -> [Layout.Rect] {
-        var boxes = cover.map { [$0] } ?? []
-        func line(_ text: String?, size: Float, origin: SIMD2<Float>) {
-            guard let text, !text.isEmpty, let t = Layout.fitted(text, size: size, width: lineWidth) else { return }
-            boxes.append(Layout.estimatedBox(t, size: size, origin: origin, anchor: anchor, maxWidth: lineWidth))
-        }
-        line(title, size: titleSize, origin: titleOrigin)
-        line(artist, size: artistSize, origin: title?.isEmpty == false ? artistOrigin : titleOrigin)
-        return boxes
+        (cover.map { [$0] } ?? [])
+            + lines(title: title, artist: artist).map {
+                Layout.estimatedBox($0.text, size: $0.size, origin: $0.origin, anchor: anchor, maxWidth: lineWidth)
+            }
     }
 
     /// The title and artist lines as text runs (either may be missing), each shortened with
     /// "…" to fit; a line cut to a stub is left out.
     public func addLines(title: String?, artist: String?, into scene: inout Scene) {
+        for run in lines(title: title, artist: artist) { scene.addText(run) }
+    }
+
+    /// The lines' runs: the title, then the artist under it (in its place without one).
+    private func lines(title: String?, artist: String?) -> [TextRun] {
+        var runs: [TextRun] = []
         func fit(_ s: String, size: Float) -> String? { Layout.fitted(s, size: size, width: lineWidth) }
         if let title, !title.isEmpty, let t = fit(title, size: titleSize) {
-            scene.addText(TextRun(t, at: titleOrigin, size: titleSize, color: Labels.titleColor, anchor: anchor))
+            runs.append(TextRun(t, at: titleOrigin, size: titleSize, color: Labels.titleColor, anchor: anchor))
         }
         if let artist, !artist.isEmpty, let a = fit(artist, size: artistSize) {
             let origin = title?.isEmpty == false ? artistOrigin : titleOrigin
-            scene.addText(TextRun(a, at: origin, size: artistSize, color: Labels.textColor, anchor: anchor))
+            runs.append(TextRun(a, at: origin, size: artistSize, color: Labels.textColor, anchor: anchor))
         }
+        return runs
     }
 }

@@ -41,12 +41,7 @@ final class RasterDeterminismTests: XCTestCase {
         // 203x117: a width that is not a multiple of 8, so blocks meet the frame's right edge.
         for (w, h) in [(320, 180), (203, 117)] {
             for mode in VisualizationMode.allCases {
-                var s = RenderSettings()
-                s.mode = mode
-                s.width = w
-                s.height = h
-                s.labels = false
-                s.threads = 1
+                let s = RenderSettings.small(mode, width: w, height: h)
                 let job = RenderJob(source: BufferAudioSource(samples: tone, sampleRate: rate), settings: s, glyphs: nil)
                 _ = try job.still(at: 1.5)
                 let scene = job.composer.scene

@@ -84,9 +84,13 @@ extension BeatAnalyzer {
             off += strength(mid, at: half) + strength(broad, at: half)
         }
         guard off > Self.offBeatShift * on else { return beats }
-        var shifted: [Int] = []
-        for k in 0..<(beats.count - 1) { shifted.append((beats[k] + beats[k + 1] + 1) / 2) }
-        return shifted
+        return Self.halfBeatLater(beats)
     }
     static let offBeatShift: Float = 1
+
+    /// The grid moved half a beat later: the midpoints of its neighbouring beats (one fewer).
+    static func halfBeatLater(_ beats: [Int]) -> [Int] {
+        guard beats.count >= 2 else { return [] }
+        return (0..<(beats.count - 1)).map { (beats[$0] + beats[$0 + 1] + 1) / 2 }
+    }
 }

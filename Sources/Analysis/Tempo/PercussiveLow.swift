@@ -79,9 +79,7 @@ extension BeatAnalyzer {
         let k = beatToHalfBeat(kick, beats: beats)
         lastKickPhase = k
         guard k.ratio <= -Self.kickShift, k.halfCover >= Self.kickCover else { return beats }
-        var shifted: [Int] = []
-        for i in 0..<(beats.count - 1) { shifted.append((beats[i] + beats[i + 1] + 1) / 2) }
-        return shifted
+        return Self.halfBeatLater(beats)
     }
     /// Kicks this far (log ratio) off the grid move it. Development sets (dev, dev-ext) at
     /// their true beats: every grid on the beat reads ≥ −0.97 (a drumless orchestral track)
