@@ -82,15 +82,21 @@ final class SpectralNovelty {
             let past = rows.base + r * w
             for k in bins { held[k] = max(held[k], past[k]) }
         }
-        for k in bins {
-            let held = held[k]
-            let d = m[k] - last[k]
-            if d > 0 { rise += d }
-            let n = m[k] - ratio * held
-            if n > 0 {
+        // Octave band by octave band (bins 2^b … 2^(b+1) − 1; bin 0 with band 0), without a
+        // branch per bin: a rise that is not positive adds +0, which changes no sum.
+        var k = bins.lowerBound
+        while k <= bins.upperBound {
+            let band = Int.bitWidth - 1 - max(k, 1).leadingZeroBitCount
+            let end = min(bins.upperBound, (2 << band) - 1)
+            var inBand = bands[band]
+            for j in k...end {
+                rise += max(m[j] - last[j], 0)
+                let n = max(m[j] - ratio * held[j], 0)
                 fresh += n
-                bands[Int.bitWidth - 1 - max(k, 1).leadingZeroBitCount] += n
+                inBand += n
             }
+            bands[band] = inBand
+            k = end + 1
         }
         let newest = rows.base + row * w
         for k in bins { newest[k] = m[k] }

@@ -95,6 +95,9 @@ final class TempoEstimator {
     /// stepping through them again on every estimate.
     private let combLags: OwnedBuffer<Double>
     private let combCounts: OwnedBuffer<Int>
+    /// Each comb lag's whole frames and fraction, as `interpolatedACF` splits it.
+    private let combIndices: OwnedBuffer<Int>
+    private let combFractions: OwnedBuffer<Float>
     private let maxLag: Int
     private var lags = 0
     private var peakiness = 0.0
@@ -113,6 +116,8 @@ final class TempoEstimator {
         prior = OwnedBuffer(zeroed: 3 * gridCount)
         combLags = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
         combCounts = OwnedBuffer(zeroed: 3 * gridCount)
+        combIndices = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
+        combFractions = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
         for g in 0..<gridCount {
             let bpm = Self.minBPM + Double(g) * Self.gridStep
             for (f, member) in [bpm / 2, bpm, bpm * 2].enumerated() {
@@ -122,6 +127,8 @@ final class TempoEstimator {
                 var lag = period, count = 0
                 while period >= 1, lag <= Double(maxLag - 2), count < Int(Self.maxMultiples) {
                     combLags[row + count] = lag
+                    combIndices[row + count] = Int(lag)
+                    combFractions[row + count] = Float(lag - Double(Int(lag)))
                     count += 1
                     lag += period
                 }
@@ -279,13 +286,21 @@ final class TempoEstimator {
     /// `comb` of member `f` (0, 1, 2: b/2, b, 2b) of grid tempo g, for `row` = 3g + f: the
     /// same lags in the same order, so the same value to the bit.
     private func gridComb(_ row: Int) -> Float {
-        let limit = Double(lags - 2), lags = combLags.base + row * Int(Self.maxMultiples)
-        let count = combCounts[row]
-        guard count > 0, lags[0] <= limit else { return 0 }
-        var sum: Float = 0, k = 0
-        while k < count && lags[k] <= limit {
-            sum += interpolatedACF(lags[k])
-            k += 1
+        let start = row * Int(Self.maxMultiples), limit = Double(lags - 2)
+        let lags = combLags.base + start, count = combCounts[row]
+        var k = 0
+        while k < count && lags[k] <= limit { k += 1 }
+        guard k > 0 else { return 0 }
+        // A lag ≤ lags − 2 that is ≥ 1 reads acf[i − 1 … i + 2] unclamped.
+        let index = combIndices.base + start, fraction = combFractions.base + start, r = acf.base
+        var sum: Float = 0
+        for j in 0..<k {
+            let i = index[j], t = fraction[j]
+            let p0 = r[i - 1], p1 = r[i], p2 = r[i + 1], p3 = r[i + 2]
+            let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
+            let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
+            let c = -0.5 * p0 + 0.5 * p2
+            sum += ((a * t + b) * t + c) * t + p1
         }
         return sum / Float(k)
     }
