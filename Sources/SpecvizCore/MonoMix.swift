@@ -35,6 +35,10 @@ public func mixToMono(
         return
     }
     let scale = 1 / Float(channels)
+    if channels == 2 { // the common case, in a loop the compiler vectorises (same sums)
+        for i in 0..<frames { dst[i] = (0 + src[2 * i] + src[2 * i + 1]) * scale }
+        return
+    }
     for i in 0..<frames {
         var acc: Float = 0
         for c in 0..<channels { acc += src[i * channels + c] }

@@ -84,13 +84,18 @@ extension BeatAnalyzer {
             off += strength(mid, at: half) + strength(broad, at: half)
         }
         guard off > Self.offBeatShift * on else { return beats }
-        return Self.halfBeatLater(beats)
+        return Self.halfBeatLater(beats, frames: mid.count)
     }
     static let offBeatShift: Float = 1
 
-    /// The grid moved half a beat later: the midpoints of its neighbouring beats (one fewer).
-    static func halfBeatLater(_ beats: [Int]) -> [Int] {
+    /// The grid moved half a beat later: the midpoints of its neighbouring beats, and half
+    /// the last interval after the last beat when that is still within the `frames` heard.
+    static func halfBeatLater(_ beats: [Int], frames: Int) -> [Int] {
         guard beats.count >= 2 else { return [] }
-        return (0..<(beats.count - 1)).map { (beats[$0] + beats[$0 + 1] + 1) / 2 }
+        var moved: [Int] = (0..<(beats.count - 1)).map { (beats[$0] + beats[$0 + 1] + 1) / 2 }
+        let last = beats[beats.count - 1], interval = last - beats[beats.count - 2]
+        let after = last + (interval + 1) / 2
+        if after < frames { moved.append(after) }
+        return moved
     }
 }

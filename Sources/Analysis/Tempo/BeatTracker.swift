@@ -1,3 +1,4 @@
+import Dispatch
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -137,8 +138,24 @@ public final class BeatAnalyzer {
 
     /// Feeds mono samples (full scale ±1).
     public func process(_ samples: UnsafeBufferPointer<Float>) {
-        tracker.process(samples)
-        guard tracksBeats else { return }
+        guard tracksBeats else { return tracker.process(samples) }
+        // The causal tracker and the offline envelopes share no state: a decoded chunk is
+        // analysed by both at once, on two cores (results bit-identical to one after the other).
+        if samples.count >= Self.parallelChunk {
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 { tracker.process(samples) } else { processOffline(samples) }
+            }
+        } else {
+            tracker.process(samples)
+            processOffline(samples)
+        }
+    }
+    /// Chunks from this many samples are shared out to two threads (the decoder's 8192);
+    /// a shorter one is not worth the handoff.
+    static let parallelChunk = 4096
+
+    /// The offline envelopes (and chroma) of `samples`.
+    private func processOffline(_ samples: UnsafeBufferPointer<Float>) {
         chroma?.process(samples)
         window.push(samples) { frame in
             envelope.append(onset.push(frame: frame))

@@ -79,7 +79,7 @@ extension BeatAnalyzer {
         let k = beatToHalfBeat(kick, beats: beats)
         lastKickPhase = k
         guard k.ratio <= -Self.kickShift, k.halfCover >= Self.kickCover else { return beats }
-        return Self.halfBeatLater(beats)
+        return Self.halfBeatLater(beats, frames: kick.count)
     }
     /// Kicks this far (log ratio) off the grid move it. Development sets (dev, dev-ext) at
     /// their true beats: every grid on the beat reads ≥ −0.97 (a drumless orchestral track)

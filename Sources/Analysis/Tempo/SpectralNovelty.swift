@@ -49,6 +49,7 @@ final class SpectralNovelty {
     private let width: Int
     private let rows: OwnedBuffer<Float> // `frames` rows of magnitudes, a ring
     private let bands: OwnedBuffer<Float> // the newest frame's new energy per octave band
+    private let held: OwnedBuffer<Float> // per bin, the most it held over the rows
     private var row = 0
     private var seen = 0
 
@@ -58,6 +59,7 @@ final class SpectralNovelty {
         width = bins.upperBound + 1
         rows = OwnedBuffer(zeroed: Self.frames * width)
         bands = OwnedBuffer(zeroed: Self.bandCount)
+        held = OwnedBuffer(zeroed: width)
     }
 
     /// Forgets the previous spectra.
@@ -73,16 +75,28 @@ final class SpectralNovelty {
         let last = rows.base + ((row + frames - 1) % frames) * w
         var rise: Float = 0, fresh: Float = 0
         for b in 0..<bands.count { bands[b] = 0 }
-        for k in bins {
-            var held: Float = 0
-            for r in 0..<frames { held = max(held, rows[r * w + k]) }
-            let d = m[k] - last[k]
-            if d > 0 { rise += d }
-            let n = m[k] - ratio * held
-            if n > 0 {
+        // What each bin held, row by row over contiguous bins (a loop the compiler vectorises).
+        let held = self.held.base
+        for k in bins { held[k] = 0 }
+        for r in 0..<frames {
+            let past = rows.base + r * w
+            for k in bins { held[k] = max(held[k], past[k]) }
+        }
+        // Octave band by octave band (bins 2^b … 2^(b+1) − 1; bin 0 with band 0), without a
+        // branch per bin: a rise that is not positive adds +0, which changes no sum.
+        var k = bins.lowerBound
+        while k <= bins.upperBound {
+            let band = Int.bitWidth - 1 - max(k, 1).leadingZeroBitCount
+            let end = min(bins.upperBound, (2 << band) - 1)
+            var inBand = bands[band]
+            for j in k...end {
+                rise += max(m[j] - last[j], 0)
+                let n = max(m[j] - ratio * held[j], 0)
                 fresh += n
-                bands[Int.bitWidth - 1 - max(k, 1).leadingZeroBitCount] += n
+                inBand += n
             }
+            bands[band] = inBand
+            k = end + 1
         }
         let newest = rows.base + row * w
         for k in bins { newest[k] = m[k] }

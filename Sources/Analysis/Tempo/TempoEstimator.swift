@@ -90,6 +90,14 @@ final class TempoEstimator {
     /// Prior of b/2, b and 2b for each grid tempo b.
     private let prior: OwnedBuffer<Float>
     private let gridCount: Int
+    /// The lags of the combs of b/2, b and 2b for each grid tempo b (`maxMultiples` a row),
+    /// and how many each has at the longest history: `gridComb` reads them instead of
+    /// stepping through them again on every estimate.
+    private let combLags: OwnedBuffer<Double>
+    private let combCounts: OwnedBuffer<Int>
+    /// Each comb lag's whole frames and fraction, as `interpolatedACF` splits it.
+    private let combIndices: OwnedBuffer<Int>
+    private let combFractions: OwnedBuffer<Float>
     private let maxLag: Int
     private var lags = 0
     private var peakiness = 0.0
@@ -106,11 +114,26 @@ final class TempoEstimator {
         smoothed = OwnedBuffer(zeroed: maxLag + 1)
         scores = OwnedBuffer(zeroed: gridCount)
         prior = OwnedBuffer(zeroed: 3 * gridCount)
+        combLags = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
+        combCounts = OwnedBuffer(zeroed: 3 * gridCount)
+        combIndices = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
+        combFractions = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
         for g in 0..<gridCount {
             let bpm = Self.minBPM + Double(g) * Self.gridStep
-            prior[3 * g] = Self.priorWeight(bpm / 2)
-            prior[3 * g + 1] = Self.priorWeight(bpm)
-            prior[3 * g + 2] = Self.priorWeight(bpm * 2)
+            for (f, member) in [bpm / 2, bpm, bpm * 2].enumerated() {
+                prior[3 * g + f] = Self.priorWeight(member)
+                // The comb's lags, as `comb` steps through them, up to the longest history's.
+                let period = 60 * frameRate / member, row = (3 * g + f) * Int(Self.maxMultiples)
+                var lag = period, count = 0
+                while period >= 1, lag <= Double(maxLag - 2), count < Int(Self.maxMultiples) {
+                    combLags[row + count] = lag
+                    combIndices[row + count] = Int(lag)
+                    combFractions[row + count] = Float(lag - Double(Int(lag)))
+                    count += 1
+                    lag += period
+                }
+                combCounts[3 * g + f] = count
+            }
         }
     }
 
@@ -126,7 +149,7 @@ final class TempoEstimator {
         var best = 0
         for g in 0..<gridCount {
             let bpm = Self.minBPM + Double(g) * Self.gridStep
-            scores[g] = comb(bpm / 2) * prior[3 * g] + comb(bpm) * prior[3 * g + 1] + comb(bpm * 2) * prior[3 * g + 2]
+            scores[g] = gridComb(3 * g) * prior[3 * g] + gridComb(3 * g + 1) * prior[3 * g + 1] + gridComb(3 * g + 2) * prior[3 * g + 2]
             if scores[g] > scores[best] { best = g }
         }
         // Metrical level among strong family maxima: phase-locked pulse salience.
@@ -196,15 +219,41 @@ final class TempoEstimator {
         xs[n - 1] = (x[n - 2] + 3 * x[n - 1]) / 4
 
         lags = min(maxLag, Int(Double(n) * Self.lagShare))
-        for l in 0...lags {
-            var s: Float = 0
-            for i in 0..<(n - l) { s += x[i] * x[i + l] }
-            acf[l] = s / Float(n - l)
-        }
+        autocorrelate(count: n)
         let r0 = acf[0]
         guard r0 > 0 else { return false }
         for l in 0...lags { acf[l] /= r0 }
         return true
+    }
+
+    /// The raw autocorrelation `acf[l] = Σ_i x[i]·x[i+l] / (n − l)` for l = 0…`lags`. Eight
+    /// lags at a time, one per SIMD lane: each lane adds its products in the order of i, as
+    /// one lag alone would, so the sums are the scalar loop's to the bit (the loop is bound
+    /// by the latency of its additions, not by their number).
+    private func autocorrelate(count n: Int) {
+        let x = self.x.base
+        var l = 0
+        while l + 7 <= lags {
+            // Every lane has its products up to i = n − l − 8; then each lane its own tail.
+            let common = n - l - 7
+            var s = SIMD8<Float>()
+            for i in 0..<common {
+                let y = UnsafeRawPointer(x + i + l).loadUnaligned(as: SIMD8<Float>.self)
+                s += SIMD8(repeating: x[i]) * y
+            }
+            for j in 0..<8 {
+                var t = s[j]
+                for i in common..<(n - l - j) { t += x[i] * x[i + l + j] }
+                acf[l + j] = t / Float(n - l - j)
+            }
+            l += 8
+        }
+        while l <= lags {
+            var t: Float = 0
+            for i in 0..<(n - l) { t += x[i] * x[i + l] }
+            acf[l] = t / Float(n - l)
+            l += 1
+        }
     }
 
     /// Smooths the ACF with [1 4 6 4 1]/16 (even extension at lag 0, clamped at the end)
@@ -232,6 +281,28 @@ final class TempoEstimator {
             lag += period
         }
         return sum / count
+    }
+
+    /// `comb` of member `f` (0, 1, 2: b/2, b, 2b) of grid tempo g, for `row` = 3g + f: the
+    /// same lags in the same order, so the same value to the bit.
+    private func gridComb(_ row: Int) -> Float {
+        let start = row * Int(Self.maxMultiples), limit = Double(lags - 2)
+        let lags = combLags.base + start, count = combCounts[row]
+        var k = 0
+        while k < count && lags[k] <= limit { k += 1 }
+        guard k > 0 else { return 0 }
+        // A lag ≤ lags − 2 that is ≥ 1 reads acf[i − 1 … i + 2] unclamped.
+        let index = combIndices.base + start, fraction = combFractions.base + start, r = acf.base
+        var sum: Float = 0
+        for j in 0..<k {
+            let i = index[j], t = fraction[j]
+            let p0 = r[i - 1], p1 = r[i], p2 = r[i + 1], p3 = r[i + 2]
+            let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
+            let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
+            let c = -0.5 * p0 + 0.5 * p2
+            sum += ((a * t + b) * t + c) * t + p1
+        }
+        return sum / Float(k)
     }
 
     /// The log-Gaussian tempo prior at `bpm`.

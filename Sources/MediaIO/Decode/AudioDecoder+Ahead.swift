@@ -25,20 +25,19 @@ extension AudioDecoder {
         _ body: (UnsafeBufferPointer<Float>, Payload) throws -> Void
     ) throws {
         precondition(chunk > 0 && depth > 0)
-        typealias Item = (samples: [Float], payload: Payload)
+        // A chunk keeps its `chunk` floats from one use to the next; `count` of them are read.
+        typealias Item = (samples: [Float], count: Int, payload: Payload)
         let free = BlockingQueue<Item?>(capacity: depth)
         let full = BlockingQueue<Result<Item, Error>?>(capacity: depth)
-        for _ in 0..<depth { free.push(([Float](repeating: 0, count: chunk), payload())) }
+        for _ in 0..<depth { free.push(([Float](repeating: 0, count: chunk), 0, payload())) }
         let stop = Locked(false)
         let producer = Thread { [self] in
             while !stop.value, var item = free.pop() {
-                item.samples.removeAll(keepingCapacity: true)
-                item.samples.append(contentsOf: repeatElement(0, count: chunk))
                 do {
                     let n = try item.samples.withUnsafeMutableBufferPointer { try readMono(into: $0) }
                     if n == 0 { break }
-                    item.samples.removeLast(chunk - n)
-                    item.samples.withUnsafeBufferPointer { prepare($0, item.payload) }
+                    item.count = n
+                    item.samples.withUnsafeBufferPointer { prepare(UnsafeBufferPointer(rebasing: $0[..<n]), item.payload) }
                     full.push(.success(item))
                 } catch {
                     full.push(.failure(error))
@@ -64,7 +63,7 @@ extension AudioDecoder {
                 throw error
             case .success(let item):
                 do {
-                    try item.samples.withUnsafeBufferPointer { try body($0, item.payload) }
+                    try item.samples.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<item.count]), item.payload) }
                 } catch {
                     drain()
                     throw error

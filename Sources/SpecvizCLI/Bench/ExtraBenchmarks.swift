@@ -19,7 +19,8 @@ enum ExtraBenchmarks {
             String(
                 format: "tempo tracker (onsets+comb estimate)     %7.2f µs per 1024-sample hop (%.0f× real time)",
                 tempo.microsecondsPerHop, tempo.realTimeFactor),
-            String(format: "beat analysis (offline: beats, level, metre) %.0f× real time", beats),
+            String(
+                format: "beat analysis (offline: beats, level, metre) %.0f× real time (wall clock, two threads; %.0f× per CPU second)", beats.wall, beats.cpu),
             String(
                 format: "tone synthesiser (3 voices+AGC+limiter)  %7.2f µs per 512-sample block at 48 kHz (%.0f× real time)", synth, 512.0 / 48000 * 1e6 / synth
             ),
