@@ -121,15 +121,16 @@ struct TempoCommand: ParsableCommand {
 
     /// `--csv`: the display timeline (with `--raw`, the detector's readings), a row per update.
     private func writeCSV(_ updates: [TempoUpdate], to out: DataSink) throws {
-        try out.write(raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness\n" : "time_s,bpm,confidence\n")
+        try out.write(raw ? "time_s,bpm,confidence,sharpness,corroborated,pulse,peakiness,novelty,movement\n" : "time_s,bpm,confidence\n")
         for u in updates {
             if raw {
                 let bpm = u.raw.map { String(format: "%.2f", $0.bpm) } ?? ""
                 try out.write(
                     String(format: "%.4f,", u.time) + bpm
                         + String(
-                            format: ",%.3f,%.3f,%d,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0, (u.raw?.corroborated ?? false) ? 1 : 0,
-                            u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0))
+                            format: ",%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f\n", u.raw?.confidence ?? 0, u.raw?.sharpness ?? 0,
+                            (u.raw?.corroborated ?? false) ? 1 : 0,
+                            u.raw?.pulse ?? 0, u.raw?.peakiness ?? 0, u.raw?.novelty ?? 0, u.raw?.movement ?? 0))
             } else {
                 let bpm = shown(u).map { String(format: "%.2f", $0) } ?? ""
                 try out.write(String(format: "%.4f,", u.time) + bpm + String(format: ",%.3f\n", u.display?.confidence ?? 0))

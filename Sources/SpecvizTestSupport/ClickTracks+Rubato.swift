@@ -71,4 +71,41 @@ extension ClickTracks {
         }
         return out
     }
+
+    /// A legato chord line without drums, as strings bow it: a new three-note chord on every
+    /// beat (six chords in turn, six harmonics of 1/k each), each swelling in over `attack`
+    /// seconds (a raised cosine) while the previous one fades out over the same time, so the
+    /// level never dips and no partial starts abruptly. The notes change on a grid; no
+    /// onset marks it. Returns the samples (peak 0.5) and the beat times (s).
+    public static func bowedLine(
+        bpm: Double, seconds: Double, sampleRate: Int, attack: Double = 0.2
+    ) -> (samples: [Float], beats: [Double]) {
+        let sr = Double(sampleRate)
+        let beats = Array(stride(from: 0.0, to: seconds, by: 60 / bpm))
+        let chords: [[Double]] = [
+            [261.63, 329.63, 392.0], [220.0, 261.63, 329.63], [174.61, 220.0, 261.63],
+            [196.0, 246.94, 293.66], [164.81, 196.0, 246.94], [174.61, 220.0, 293.66],
+        ]
+        var out = [Float](repeating: 0, count: Int(seconds * sr))
+        for (k, beat) in beats.enumerated() {
+            let length = 60 / bpm
+            let start = Int((beat * sr).rounded())
+            let end = min(out.count, Int(((beat + length + attack) * sr).rounded()))
+            guard start < end else { continue }
+            let chord = chords[k % chords.count]
+            for i in start..<end {
+                let s = Double(i) / sr - beat
+                var env = 0.5 - 0.5 * cos(Double.pi * min(1, s / attack))
+                if s > length { env *= max(0, 1 - (s - length) / attack) }
+                var v = 0.0
+                for f in chord {
+                    for h in 1...6 { v += sin(2 * Double.pi * Double(h) * f * s) / Double(h) }
+                }
+                out[i] += Float(env * v)
+            }
+        }
+        let peak = out.reduce(0) { max($0, abs($1)) }
+        if peak > 0 { for i in out.indices { out[i] *= 0.5 / peak } }
+        return (out, beats)
+    }
 }

@@ -22,6 +22,13 @@
 ///   confined to one octave band in its frame does not count (`SpectralNovelty.minSpread`:
 ///   voices detuned by a few Hz re-enter their beating nulls one band at a time), which
 ///   lowers every track's share a little: the threshold went from 0.024 to 0.020 with it.
+/// - **Or pitch content that moves.** A strong estimate may also start a display without
+///   that new energy when its history's pitch content moves from second to second
+///   (`TempoEstimate.movement` ≥ `startMovement`): notes or chords swelling in legato
+///   (bowed, attacks of ~0.2 s) bring their partials too slowly for the 90 ms novelty test
+///   (a generated bowed chord line: share 0.003), but they change which pitch classes sound,
+///   which a held chord never does, however it beats, swells or loops (dev-notempo: ≤ 0.071,
+///   median ≤ 0.04; `HarmonicMovement`).
 /// - The display changes when 2 of the last 3 votes agree within ±5 BPM (it shows their
 ///   mean) and goes blank after 3 votes without a beat (~1.5 s).
 /// - 3 consecutive votes more than 10 BPM from the display ask the tracker to flush
@@ -43,6 +50,9 @@ struct TempoDisplayFilter {
     var divergence = 10.0
     /// Least novelty share (`TempoEstimate.novelty`) of an estimate that starts a display.
     var startNovelty = 0.020
+    /// Least harmonic movement (`TempoEstimate.movement`) that lets a strong estimate start a
+    /// display without new energy.
+    var startMovement = 0.06
 
     private(set) var display: TempoReading?
     private var votes: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
@@ -95,7 +105,8 @@ struct TempoDisplayFilter {
             let holds = near || (isWeak(e) && distance <= agreement && e.corroborated)
             // Nothing on display: only new energy (notes, drums) may start one, not the
             // swell of a held chord's partials, however periodic (issue 37).
-            let starts = display != nil || e.novelty >= startNovelty
+            // Or notes that change (legato: no new energy, but a held chord does not move).
+            let starts = display != nil || e.novelty >= startNovelty || e.movement >= startMovement
             if (isStrong(e) && starts) || holds { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
         }
         votes = (votes.1, votes.2, vote)

@@ -31,6 +31,10 @@ public struct TempoEstimate: Equatable, Sendable {
     /// not have; a held chord that swells and fades only raises partials it already had
     /// (~0). Set by `TempoTracker`; 1 (no constraint) when unmeasured.
     public var novelty = 1.0
+    /// How much the pitch content moved from second to second over the history
+    /// (`HarmonicMovement`): notes and chords that change (~0.05–0.2) against a held chord,
+    /// however it swells (≤ ~0.07). Set by `TempoTracker`; 0 when unmeasured.
+    public var movement = 0.0
 }
 
 /// Estimates the beat period of an onset-strength history

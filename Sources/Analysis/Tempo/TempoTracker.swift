@@ -60,6 +60,8 @@ public final class TempoTracker {
     private let newEnergy: SpectralNovelty
     private let fluxRing: OwnedBuffer<Float>
     private let novelRing: OwnedBuffer<Float>
+    // Pitch-class change from second to second (`TempoEstimate.movement`).
+    private let harmony: HarmonicMovement
     private var head = 0
     private var count = 0
     private var framesSinceUpdate = 0
@@ -131,6 +133,7 @@ public final class TempoTracker {
         newEnergy = SpectralNovelty(bins: onset.bins)
         fluxRing = OwnedBuffer(zeroed: capacity)
         novelRing = OwnedBuffer(zeroed: capacity)
+        harmony = HarmonicMovement(binHz: Double(sampleRate) / Double(size), bins: onset.bins, frameRate: frameRate)
         levelVotes.reserveCapacity(4)
         for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
@@ -157,6 +160,7 @@ public final class TempoTracker {
     public func reset() {
         onset.reset()
         newEnergy.reset()
+        harmony.reset()
         filter.reset()
         head = 0; count = 0; framesSinceUpdate = 0
         onsetSum = 0; onsetSumSquares = 0
@@ -186,6 +190,7 @@ public final class TempoTracker {
         newEnergy.push(onset.magnitudes)
         fluxRing[head] = newEnergy.flux
         novelRing[head] = newEnergy.novel
+        harmony.push(onset.magnitudes)
         let beatValue = onset.lastLowFlux + onset.lastMidFlux
         if framesIn >= capacity {
             let old = beatRing[framesIn % capacity]
@@ -307,6 +312,7 @@ public final class TempoTracker {
                 estimate = recent
             }
             estimate?.novelty = noveltyShare()
+            estimate?.movement = harmony.movement(historyFrames: count)
             if var e = estimate, filter.wantsCorroboration(e) {
                 e.corroborated = corroborates(e)
                 estimate = e
