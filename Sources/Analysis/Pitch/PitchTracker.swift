@@ -65,7 +65,7 @@ public final class PitchTracker {
     /// (`rawScatter` up to 150) but bends by under 12 (`rawBend` a tenth of it), where the
     /// errors of a bass note's period in rumble bend about as much as they step (60–90 %).
     /// The long window's partial, an average over 0.19 s, flattened a sung low note's
-    /// vibrato by half (eval/melody dev, raw 97.7 → 98.1 %).
+    /// vibrato by half (eval/melody dev, raw 97.7 → 98.0 %).
     static let lowBendShare = 0.4
     /// Variance (cents²) of the period estimate above which a low note's long-window partial
     /// replaces it: a standard deviation of 10 cents. Below it (a clean or reverberant low
