@@ -56,6 +56,9 @@ enum HumContext {
     static let minRun = 10
     /// Relative distance from 50, 60, 100, 120, 150 or 180 Hz.
     static let tolerance = 0.035
+    /// dB under the latched note's peak within which a period at the mains on that note is
+    /// the note, not hum.
+    static let noteDrop = 10.0
 }
 
 /// The latch-aware filter's sanity check (see `HybridPitchDetector.detect`).

@@ -97,10 +97,13 @@ public final class HybridPitchDetector {
     /// the raw window gives no pitch (rumble and pink noise mask it; the period survives).
     /// `prepared`: this very window's analysis done ahead (on another thread, `HopPreparer`),
     /// with the rumble-free retry and the rescue's probes when it foresaw them; the result
-    /// is the same with or without it. Does not allocate.
+    /// is the same with or without it. `latchedPeak`: the latched note's loudest level so far
+    /// (dBFS; nil when unknown), which tells a note crossing the mains from hum (step 4).
+    /// Does not allocate.
     public func detect(
         _ window: UnsafePointer<Float>, highPassed: UnsafePointer<Float>? = nil,
-        rumbleFree: UnsafePointer<Float>? = nil, latched: Double?, prepared: PreparedWindow? = nil
+        rumbleFree: UnsafePointer<Float>? = nil, latched: Double?, latchedPeak: Double? = nil,
+        prepared: PreparedWindow? = nil
     ) -> PitchEstimate? {
         let ahead = loadWindow(window, prepared: prepared)
         guard HybridPitchDetector.isReadable(raw) else {
@@ -119,7 +122,7 @@ public final class HybridPitchDetector {
         previousCandidate = result?.frequency ?? 0
         guard let candidate = result else { return nil }
         // 4. Mains hum is not a note.
-        if rejectsMains(candidate, latched: latched) { return nil }
+        if rejectsMains(candidate, latched: latched, latchedPeak: latchedPeak) { return nil }
         // 5. Harmonic gate for new low notes.
         let gate = GateInput(
             previous: previous, retried: retried, retryPearson: retryPearson, evidence: evidence)
@@ -207,8 +210,17 @@ public final class HybridPitchDetector {
     /// of it: a note starting or dying over the hum pulls the hum's period off the exact
     /// mains (a flute's slow attack read 60.3 → 61.8 Hz, "B1", for 0.1 s), while a real note
     /// that close to the mains is only held back that moment. True: reject `candidate`.
-    private func rejectsMains(_ candidate: PitchEstimate, latched: Double?) -> Bool {
+    private func rejectsMains(_ candidate: PitchEstimate, latched: Double?, latchedPeak: Double?) -> Bool {
         if HarmonicFingerprint.isMainsLike(candidate.frequency) {
+            // The latched note itself, still at full level: its vibrato or drift crossing
+            // the mains (a sung D3 swinging through 150 Hz read nothing at each crest). Hum
+            // takes the period only where the note has faded under it.
+            if let l = latched, let peak = latchedPeak, HybridPitchDetector.sameNote(l, candidate.frequency, tolerance: 0.6),
+                level > peak - HumContext.noteDrop
+            {
+                humRun = 0
+                return false
+            }
             // Hum is steady and holds the display blank: only a run of exact mains periods
             // while nothing is latched opens the window (not a played note's vibrato
             // crossing one: a cello's B2 at 120.6 Hz).

@@ -20,6 +20,21 @@ extension PitchTracker {
         return nil
     }
 
+    /// Forgets the detections' scatter.
+    func restartScatter() {
+        previousRaw = nil
+        previousStep = nil
+        rawScatter = 0
+        rawBend = 0
+    }
+
+    /// The latched note's loudest level so far (dBFS), nil when nothing is latched or the
+    /// latch moved to another note since the last hop.
+    func latchedNotePeak(_ latched: Double?) -> Double? {
+        guard let l = latched, notePeakFrequency > 0, abs(12 * log2(l / notePeakFrequency)) <= 0.6 else { return nil }
+        return notePeak
+    }
+
     /// The latched note's loudest level so far, measured afresh on a new latch.
     func trackNotePeak(latched: Double?) {
         if let l = latched {
@@ -84,19 +99,21 @@ extension PitchTracker {
     /// the first partial (`partial`, within `tolerance` cents); tracks its scatter.
     func refineRaw(latched: Double?, low: Double?, partial: Double?, tolerance: Double) {
         guard var e = raw, let l = latched, abs(12 * log2(e.frequency / l)) < 0.6 else {
-            if latched == nil {
-                previousRaw = nil
-                rawScatter = 0
-            }
+            if latched == nil { restartScatter() }
             return
         }
-        // How much the period estimate scatters from hop to hop on the latched note (cents²).
+        // How much the period estimate scatters from hop to hop on the latched note (cents²),
+        // and how much of that is bending rather than a smooth swing of the note itself.
         if let p = previousRaw {
             let d = 1200 * log2(e.frequency / p)
             rawScatter += (d * d / 2 - rawScatter) * 0.1
+            if let q = previousStep { rawBend += ((d - q) * (d - q) / 6 - rawBend) * 0.1 }
+            previousStep = d
         }
         previousRaw = e.frequency
-        if let f = low, abs(1200 * log2(f / l)) < 50, rawScatter > PitchTracker.lowScatterThreshold {
+        if let f = low, abs(1200 * log2(f / l)) < 50, rawScatter > PitchTracker.lowScatterThreshold,
+            rawBend > PitchTracker.lowBendShare * rawScatter
+        {
             // Where the period estimate scatters by more than 10 cents from hop to hop (a
             // 31 Hz note spans 1.3 periods of the window; rumble or noise under a bass
             // note), the long window's partial, probed at the latch, replaces it when it

@@ -54,10 +54,19 @@ public final class PitchTracker {
     /// `samplesSeen` when the long window's Σx² was last measured (-1 = never), and that Σx².
     var longWindowAt = -1
     var longEnergy = 0.0
-    /// The last detection on the latched note (Hz) and the hop-to-hop variance of the
-    /// detections there (cents², smoothed over about ten hops).
-    var previousRaw: Double?
-    var rawScatter = 0.0
+    /// The last detection on the latched note (Hz), the step to it from the one before
+    /// (cents), the hop-to-hop variance of the detections there (cents², smoothed over
+    /// about ten hops), and the variance of their second differences over 6 (`rawBend`;
+    /// for independent errors the same as their variance).
+    var previousRaw: Double?, previousStep: Double?
+    var rawScatter = 0.0, rawBend = 0.0
+    /// Share of `rawScatter` that `rawBend` must reach for the scatter to be the estimate's,
+    /// not the note moving: a 5–6 Hz vibrato of ±60 cents steps by up to 24 cents a hop
+    /// (`rawScatter` up to 150) but bends by under 12 (`rawBend` a tenth of it), where the
+    /// errors of a bass note's period in rumble bend about as much as they step (60–90 %).
+    /// The long window's partial, an average over 0.19 s, flattened a sung low note's
+    /// vibrato by half (eval/melody dev, raw 97.7 → 98.0 %).
+    static let lowBendShare = 0.4
     /// Variance (cents²) of the period estimate above which a low note's long-window partial
     /// replaces it: a standard deviation of 10 cents. Below it (a clean or reverberant low
     /// note) the period estimate is the better one: the long window's phase wanders by a few
@@ -223,8 +232,7 @@ public final class PitchTracker {
         fixedHighPass.reset()
         longRing.reset()
         longWindowAt = -1
-        previousRaw = nil
-        rawScatter = 0
+        restartScatter()
         filled = 0; sinceHop = 0; samplesSeen = 0; hopCount = 0; time = 0
         raw = nil
         tuner.reset()
@@ -305,7 +313,7 @@ public final class PitchTracker {
             ? nil
             : detector.detect(
                 window, highPassed: hpReady ? hpWindow : nil, rumbleFree: fixedWindow, latched: latched,
-                prepared: prepared)
+                latchedPeak: latchedNotePeak(latched), prepared: prepared)
         let low = measureLowPartial(latched: latched)
         trackNotePeak(latched: latched)
         // At most one of the two is measured: the first partial from its range up, the
