@@ -187,18 +187,29 @@ enum KickSet {
     /// Detached eighth notes (0.22 s every 0.25 s) with a kick on every beat, landing at a
     /// note's onset or 60 or 120 ms into it.
     static func detached(_ timbre: Timbre, notes: [Int], kicks: Bool = true, pad: [Int] = []) -> Mix {
+        var mix = short(timbre, notes: notes, length: 0.22, offsets: kicks ? [0, 0.06, 0.12] : [], gains: gains, pad: pad)
+        mix.name = "detached \(timbre)"
+        return mix
+    }
+
+    /// Short notes of `length` s (every `length` + 30 ms, four per pitch) with a kick on
+    /// every other note, landing `offsets` s into it in turn, at `gains` in turn; the kick's
+    /// decay alternates between 0.12 and 0.2 s.
+    static func short(
+        _ timbre: Timbre, notes: [Int], length: Double, offsets: [Double], gains: [Double], pad: [Int] = []
+    ) -> Mix {
         var ns: [Note] = [], ks: [Kick] = []
         var t = 0.1
         for (i, m) in notes.enumerated() {
             for e in 0..<4 {
-                ns.append(Note(midi: m, start: t, length: 0.22))
-                if kicks, e % 2 == 0 {
-                    let offset = [0.0, 0.06, 0.12][(i + e / 2) % 3]
+                ns.append(Note(midi: m, start: t, length: length))
+                if !offsets.isEmpty, e % 2 == 0 {
+                    let offset = offsets[(i + e / 2) % offsets.count]
                     ks.append(Kick(time: t + offset, gain: gains[(i + e) % gains.count], decay: [0.12, 0.2][e / 2]))
                 }
-                t += 0.25
+                t += length + 0.03
             }
         }
-        return Mix(name: "detached \(timbre)", notes: ns, kicks: ks, timbre: timbre, pad: pad, length: t + 0.2)
+        return Mix(name: "short \(timbre) \(Int(length * 1000)) ms", notes: ns, kicks: ks, timbre: timbre, pad: pad, length: t + 0.2)
     }
 }

@@ -228,7 +228,12 @@ extension PitchTracker {
         if let l = latched, let f = partial, abs(1200 * log2(f / l)) < PitchTracker.sustainTolerance {
             partialRun += 1
             if raw == nil, partialRun >= 2 {
-                shown = PitchEstimate(frequency: holdOnly ? l : f, confidence: min(1, (holdOnly ? lowHold : firstPartial).share), source: .partial)
+                // (At the latch on a low note in the hops after an attack, where nothing
+                // checks the partial: a kick louder than a sustained A1 pulled its held
+                // partial 14-17 cents flat.)
+                shown = PitchEstimate(
+                    frequency: holdOnly || unsettledLowNote(l) ? l : f,
+                    confidence: min(1, (holdOnly ? lowHold : firstPartial).share), source: .partial)
             }
         } else {
             partialRun = 0

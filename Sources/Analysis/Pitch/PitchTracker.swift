@@ -160,6 +160,12 @@ public final class PitchTracker {
     /// Consecutive hops the latched note's fundamental agreed with its reading
     /// (`checkFundamental`).
     var fundamentalRun = PitchTracker.upperLag
+    /// The latched low note's last detections (Hz, a ring of `steadyHops`; 0 = none) and
+    /// where the next goes (`checkSteady`).
+    var steadyReadings = [Double](repeating: 0, count: PitchTracker.steadyHops)
+    var steadyIndex = 0
+    /// Whether the last hop's low-note reading was sure (`checkSteady`).
+    var steadyPassed = false
     /// dB a hop's level must rise over the last one's to count as an attack, and the hops
     /// after it (about 0.3 s) in which a low note is checked for dominating its band.
     static let attackRise = 6.0, attackHops = 24
@@ -250,6 +256,7 @@ public final class PitchTracker {
         fundamentalCheck.reset()
         fundamentalCheckLow.reset()
         fundamentalRun = PitchTracker.upperLag
+        clearSteady()
         for i in recentLevels.indices { recentLevels[i] = -120 }
         lastAttack = Int.min / 2
         checkPending = false
@@ -343,6 +350,7 @@ public final class PitchTracker {
         recentLevels[hopCount % recentLevels.count] = detector.level
         checkDominance(latched: latched, afterAttack: hopCount - lastAttack <= PitchTracker.attackHops)
         checkFundamental(latched: latched)
+        checkSteady(latched: latched)
         let shown = heldByPartial(latched: latched, partial: partial)
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
