@@ -72,8 +72,6 @@ public struct TunerDisplay: Sendable {
     private var candidateMidi = Int.min
     private var candidateCount = 0
     private var candidateFrequency = 0.0
-    /// Whether every detection of the candidate's run was clear (`clearConfidence`, not fading).
-    private var candidateClear = false
     private var lastDetection = -Double.infinity
     /// When the latched note was last detected (s), and on how many hops since it latched.
     private var lastSameNote = -Double.infinity
@@ -157,11 +155,9 @@ public struct TunerDisplay: Sendable {
         if midi == candidateMidi {
             candidateCount += 1
             candidateFrequency = e.frequency
-            candidateClear = candidateClear && clear && !e.unsure
         } else {
             candidateMidi = midi; candidateCount = 1; candidateFrequency = e.frequency
             candidateStart = time
-            candidateClear = clear && !e.unsure
         }
         if candidateCount >= threshold(for: midi) {
             latchedMidi = midi
@@ -282,7 +278,7 @@ public struct TunerDisplay: Sendable {
         // on fewer hops than the jump needs, and no longer heard for `staleAfter` when the
         // new note's run began (held only by the release).
         let blip = sameNoteCount < 8 && candidateStart - lastSameNote >= TunerDisplay.staleAfter
-        return abs(midi - l) >= 11 && !blip ? 8 : candidateClear ? 2 : 3
+        return abs(midi - l) >= 11 && !blip ? 8 : 3
     }
     /// Seconds without the latched note before a new note's run (at least one hop of 512
     /// samples at 44.1/48 kHz with something else or nothing) that make a short latch a blip.
