@@ -241,6 +241,28 @@ extension PitchTracker {
         return shown
     }
 
+    /// A reading lower than the shown note: is the shown note still heard? Its harmonics
+    /// (2nd–8th) that are not harmonics of the reading say so. A fading note whose tail the
+    /// detector reads as hum or rumble keeps some; a new, lower note sung after it (a fifth
+    /// down, legato, quieter) has none of them: D4's 3rd, 5th and 7th are no partials of G3.
+    /// True (heard) when there is nothing to tell.
+    func shownHeard(under reading: PitchEstimate?, window: UnsafePointer<Float>) -> Bool {
+        // Only a clear reading within `newNoteDrop` dB of the shown note's peak can be a new
+        // note: what a tail fades into (hum, rumble, a subharmonic of the hum) lies further
+        // down, or is not clearly periodic.
+        guard let s = tuner.reading?.frequency, let r = reading, 12 * log2(r.frequency / s) <= -0.6,
+            r.confidence >= TunerDisplay.clearConfidence, !r.unsure,
+            detector.level >= notePeak - PitchTracker.newNoteDrop
+        else { return true }
+        let e = r.frequency
+        let mask = detector.harmonicsPresent(in: window, f0: s)
+        for h in 2...8 where mask & (1 << h) != 0 {
+            let ratio = Double(h) * s / e
+            if abs(ratio / ratio.rounded() - 1) > 0.03 { return true }
+        }
+        return false
+    }
+
     /// A reading at the 2nd, 3rd or 4th harmonic of the shown note: does the shown note
     /// still sound? Its own harmonics that the new reading cannot explain say so.
     func shownStillSounds(_ shown: PitchEstimate?, window: UnsafePointer<Float>) -> Bool {

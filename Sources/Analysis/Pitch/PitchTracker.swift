@@ -126,6 +126,9 @@ public final class PitchTracker {
     /// the last 45 % of its tail); at 2, the bow noise at a cello's onset held a wrong
     /// latch longer (rumble 98.7 → 98.6 %).
     static let stillSoundingHarmonics = 3
+    /// A lower reading this far under the shown note's peak (dB) is a tail's, never a new
+    /// note's (`shownHeard`): the public pitch set's hum and rumble sit 15 dB and more down.
+    static let newNoteDrop = 12.0
     /// Length of the low-note window (samples): four analysis windows.
     public var longSize: Int { longRing.count }
     public private(set) var tuner: TunerDisplay
@@ -352,9 +355,10 @@ public final class PitchTracker {
         // Loudness weight for smoothing: 0 dB at the floor … 1 at 30 dB above it.
         let weight = max(0, min(1, (detector.level - detector.noiseFloor.effective) / 30))
         let stillSounding = shownStillSounds(shown, window: window)
-        tuner.feed(
-            tail.gate(shown, level: detector.level, shown: tuner.reading?.frequency, time: time, stillSounding: stillSounding),
-            time: time, weight: weight)
+        let gated = tail.gate(
+            shown, level: detector.level, shown: tuner.reading?.frequency, time: time, stillSounding: stillSounding,
+            shownHeard: shownHeard(under: shown, window: window))
+        tuner.feed(gated, time: time, weight: weight)
         retuneHighPass()
     }
 }

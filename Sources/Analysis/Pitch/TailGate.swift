@@ -45,7 +45,8 @@ struct TailGate {
 
     /// The estimate to feed the display: `estimate`, or nil when it is a different note in a tail.
     mutating func gate(
-        _ estimate: PitchEstimate?, level: Double, shown: Double?, time: Double, stillSounding: Bool = false
+        _ estimate: PitchEstimate?, level: Double, shown: Double?, time: Double, stillSounding: Bool = false,
+        shownHeard: Bool = true
     ) -> PitchEstimate? {
         var quietest = level
         withUnsafeBytes(of: levels) { for v in $0.bindMemory(to: Double.self) { quietest = min(quietest, v) } }
@@ -85,7 +86,9 @@ struct TailGate {
         let subharmonic = !returning && (2...4).contains { k in abs(interval + 12 * log2(Double(k))) < 0.6 }
         // A lower note reached from the shown one by a path of readings (a legato glide down,
         // the new note as loud as the old one's fading end) is not a tail.
-        let blocked = (interval <= -0.6 && !onPath || abs(interval - 12) < TailGate.octaveTolerance) && inTail
+        // Nor is one under which none of the shown note's own partials is left (a new note,
+        // sung after it and quieter: `shownHeard`).
+        let blocked = (interval <= -0.6 && !onPath && shownHeard || abs(interval - 12) < TailGate.octaveTolerance) && inTail
         guard blocked || (subharmonic && sinceOnset > TailGate.onsetHold) else { return estimate }
         // Blocked. While the note was found within the last `maxHold` seconds, the tail
         // still carries it under the noise: hold what the display shows (a detection at
