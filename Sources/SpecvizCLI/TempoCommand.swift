@@ -36,7 +36,9 @@ struct TempoCommand: ParsableCommand {
     @Flag(help: "Print the estimate and the timeline as JSON.")
     var json = false
 
-    @Flag(help: "With --csv: print the detector's unsmoothed estimate, onset sharpness and split-half check instead of the display.")
+    @Flag(
+        help:
+            "With --csv: print the detector's unsmoothed estimate, onset sharpness, split-half check, new energy and harmonic movement instead of the display.")
     var raw = false
 
     @Flag(help: "Print the beats as CSV `time_s,position` (position 1 = downbeat, empty when unknown).")
