@@ -7,11 +7,11 @@ import XCTest
 final class BlockBeatAnalyzerTests: XCTestCase {
     private let rate = 22_050
 
-    private func feed(_ samples: [Float], _ process: (UnsafeBufferPointer<Float>) -> Void) {
+    private func feed(_ samples: [Float], chunk: Int = 4096, _ process: (UnsafeBufferPointer<Float>) -> Void) {
         samples.withUnsafeBufferPointer { all in
             var i = 0
             while i < all.count {
-                let n = min(4096, all.count - i)
+                let n = min(chunk, all.count - i)
                 process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
                 i += n
             }
@@ -68,6 +68,22 @@ final class BlockBeatAnalyzerTests: XCTestCase {
         }
         let a = blocks.finish(), b = whole.finish()
         XCTAssertFalse(b.beats.isEmpty)
+        XCTAssertEqual(a.beats, b.beats)
+        XCTAssertEqual(a.segments, b.segments)
+        XCTAssertEqual(a.updates, b.updates)
+        XCTAssertEqual(a.meter, b.meter)
+    }
+
+    /// Chunks of the decoder's size are analysed by the causal tracker and the offline
+    /// envelopes on two threads; chunks under `BeatAnalyzer.parallelChunk` one after the
+    /// other on one. Both give the same analysis, to the bit.
+    func testTwoThreadsGiveTheOneThreadAnalysis() {
+        let audio = bars(bpm: 112, seconds: 14)
+        let twoThreads = BeatAnalyzer(sampleRate: rate), oneThread = BeatAnalyzer(sampleRate: rate)
+        feed(audio, chunk: 8192) { twoThreads.process($0) }
+        feed(audio, chunk: 1000) { oneThread.process($0) }
+        let a = twoThreads.finish(), b = oneThread.finish()
+        XCTAssertGreaterThan(b.beats.count, 10)
         XCTAssertEqual(a.beats, b.beats)
         XCTAssertEqual(a.segments, b.segments)
         XCTAssertEqual(a.updates, b.updates)
