@@ -252,7 +252,7 @@ extension PitchTracker {
         // down, or is not clearly periodic.
         guard let s = tuner.reading?.frequency, let r = reading, 12 * log2(r.frequency / s) <= -0.6,
             r.confidence >= TunerDisplay.clearConfidence, !r.unsure,
-            detector.level >= notePeak - PitchTracker.newNoteDrop
+            let peak = latchedNotePeak(tuner.latchedFrequency), detector.level >= peak - PitchTracker.newNoteDrop
         else { return true }
         let e = r.frequency
         let mask = detector.harmonicsPresent(in: window, f0: s)

@@ -74,9 +74,8 @@ extension BeatAnalyzer {
             let a = k - span >= 0 ? beats[k - span] : max(0, beats[k] - span * iv)
             let b = k + span < beats.count ? beats[k + span] : min(envelope.count, beats[k] + span * iv)
             let previous = meanSpectrum(a, beats[k]), next = meanSpectrum(beats[k], b)
-            var dot: Float = 0, na: Float = 0, nb: Float = 0
-            for q in 0..<bands { dot += previous[q] * next[q]; na += previous[q] * previous[q]; nb += next[q] * next[q] }
-            change[k] = na > 0 && nb > 0 ? Double(1 - dot / (na * nb).squareRoot()) : 0
+            let similarity = ChromaStream.cosineSimilarity(previous, next, count: bands)
+            change[k] = similarity.map { Double(1 - $0) } ?? 0
         }
         return change
     }

@@ -45,10 +45,7 @@ final class ChromaStream {
         let binHz = Double(sampleRate) / Double(n)
         firstBin = max(1, Int((60 / binHz).rounded(.up)))
         lastBin = max(firstBin, min(n / 2, Int(5000 / binHz)))
-        for k in firstBin...lastBin {
-            let semitones = (12 * log2(Double(k) * binHz / 440)).rounded()
-            pitchClass.append(((Int(semitones) % 12) + 12) % 12)
-        }
+        for k in firstBin...lastBin { pitchClass.append(Self.pitchClass(of: Double(k) * binHz)) }
     }
 
     /// Number of frames so far.
@@ -119,5 +116,24 @@ final class ChromaStream {
             guard avg > 0 else { return flat }
             return out.indices.map { valid[$0] ? out[$0] / avg : 1 }
         }
+    }
+
+    /// The pitch class (0 = A) of the nearest equal-tempered note to `hz` (A4 = 440 Hz).
+    static func pitchClass(of hz: Double) -> Int {
+        let semitones = Int((12 * log2(hz / 440)).rounded())
+        return ((semitones % 12) + 12) % 12
+    }
+
+    /// The cosine similarity a·b / (|a| |b|) of two `count`-long vectors, nil when either is
+    /// zero (sums in the order of the elements).
+    static func cosineSimilarity(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float? {
+        var dot: Float = 0, na: Float = 0, nb: Float = 0
+        for q in 0..<count {
+            dot += a[q] * b[q]
+            na += a[q] * a[q]
+            nb += b[q] * b[q]
+        }
+        guard na > 0, nb > 0 else { return nil }
+        return dot / (na * nb).squareRoot()
     }
 }

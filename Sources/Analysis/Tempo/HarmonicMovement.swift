@@ -53,10 +53,7 @@ final class HarmonicMovement {
         first = max(bins.lowerBound, Int((Self.lowHz / binHz).rounded(.up)))
         last = max(first, min(bins.upperBound, Int(Self.highHz / binHz)))
         pitchClass = OwnedBuffer(zeroed: last - first + 1)
-        for k in first...last {
-            let semitones = Int((12 * log2(Double(k) * binHz / 440)).rounded())
-            pitchClass[k - first] = ((semitones % 12) + 12) % 12
-        }
+        for k in first...last { pitchClass[k - first] = ChromaStream.pitchClass(of: Double(k) * binHz) }
         current = OwnedBuffer(zeroed: Self.classes)
         blocks = OwnedBuffer(zeroed: Self.maxBlocks * Self.classes)
     }
@@ -92,14 +89,8 @@ final class HarmonicMovement {
         for j in 0..<(n - 1) {
             let a = blocks.base + ((newest - j + Self.maxBlocks) % Self.maxBlocks) * Self.classes
             let b = blocks.base + ((newest - j - 1 + 2 * Self.maxBlocks) % Self.maxBlocks) * Self.classes
-            var dot: Float = 0, na: Float = 0, nb: Float = 0
-            for q in 0..<Self.classes {
-                dot += a[q] * b[q]
-                na += a[q] * a[q]
-                nb += b[q] * b[q]
-            }
-            guard na > 0, nb > 0 else { continue }
-            total += 1 - Double(dot / (na * nb).squareRoot())
+            guard let similarity = ChromaStream.cosineSimilarity(a, b, count: Self.classes) else { continue }
+            total += 1 - Double(similarity)
             pairs += 1
         }
         return pairs > 0 ? total / Double(pairs) : 0

@@ -300,11 +300,7 @@ final class TempoEstimator {
         var sum: Float = 0
         for j in 0..<k {
             let i = index[j], t = fraction[j]
-            let p0 = r[i - 1], p1 = r[i], p2 = r[i + 1], p3 = r[i + 2]
-            let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
-            let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
-            let c = -0.5 * p0 + 0.5 * p2
-            sum += ((a * t + b) * t + c) * t + p1
+            sum += Self.cubic(r[i - 1], r[i], r[i + 1], r[i + 2], t)
         }
         return sum / Float(k)
     }
@@ -344,7 +340,12 @@ final class TempoEstimator {
     private func interpolatedACF(_ lag: Double) -> Float {
         let i = Int(lag)
         let t = Float(lag - Double(i))
-        let p0 = acf[max(i - 1, 0)], p1 = acf[i], p2 = acf[i + 1], p3 = acf[min(i + 2, lags)]
+        return Self.cubic(acf[max(i - 1, 0)], acf[i], acf[i + 1], acf[min(i + 2, lags)], t)
+    }
+
+    /// Catmull-Rom interpolation between `p1` (t = 0) and `p2` (t = 1).
+    @inline(__always)
+    private static func cubic(_ p0: Float, _ p1: Float, _ p2: Float, _ p3: Float, _ t: Float) -> Float {
         let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
         let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
         let c = -0.5 * p0 + 0.5 * p2
