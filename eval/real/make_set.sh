@@ -4,16 +4,23 @@
 # recorded by people outside this project. 40 tracks are drawn with a fixed seed (37) and
 # cut to 30 s mono 44.1 kHz WAVs (from 20 s in when the track is at least 55 s long).
 #     sh make_set.sh OUT_DIR        # needs apt-get (download only, nothing is installed) and ffmpeg
+# A second set from other packages, to study track by track (the development set; the one
+# above stays the validation set):
+#     sh make_set.sh OUT_DIR 41 warzone2100-music extremetuxracer-data widelands-data \
+#         freedroidrpg-data megaglest-data lincity-ng-data flare-game
 set -eu
-out="${1:?usage: make_set.sh OUT_DIR}"
+out="${1:?usage: make_set.sh OUT_DIR [SEED PACKAGE...]}"
+seed="${2:-37}"
+[ $# -ge 2 ] && shift 2 || set --
+[ $# -gt 0 ] || set -- wesnoth-1.16-music supertux-data hedgewars-data
 mkdir -p "$out/debs" && cd "$out"
-(cd debs && apt-get download wesnoth-1.16-music supertux-data hedgewars-data)
+(cd debs && apt-get download "$@")
 for d in debs/*.deb; do dpkg -x "$d" x; done
-find x -iname '*.ogg' -size +300k | grep -E 'Music/|/music/' | sort > all.txt
-python3 - <<'PY'
+find x \( -iname '*.ogg' -o -iname '*.opus' \) -size +300k | grep -iE '/music/' | sort > all.txt
+SEED="$seed" python3 - <<'PY'
 import os, random, subprocess
-paths = open("all.txt").read().split()
-random.Random(37).shuffle(paths)
+paths = open("all.txt").read().splitlines()
+random.Random(int(os.environ["SEED"])).shuffle(paths)
 os.makedirs("wav", exist_ok=True)
 with open("manifest.tsv", "w") as m:
     for i, p in enumerate(paths[:40]):
