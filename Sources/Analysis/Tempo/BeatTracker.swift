@@ -103,6 +103,8 @@ public final class BeatAnalyzer {
     var envelope: [Float] = []
     private var lowEnvelope: [Float] = []
     private var midEnvelope: [Float] = []
+    /// The log spectrum's rise per envelope frame (`OnsetStrength.lastLogFlux`).
+    private var logEnvelope: [Float] = []
     /// The low band's summed magnitude per envelope frame (for `PercussiveLow`).
     private var lowLevel: [Float] = []
     /// `OnsetStrength.bandCount` band levels per envelope frame.
@@ -131,7 +133,7 @@ public final class BeatAnalyzer {
         size = tracker.hop
         hop = size / 2
         frameRate = Double(sampleRate) / Double(hop)
-        onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true)
+        onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true, logFlux: true)
         window = SlidingWindow(size: size, hop: hop)
         tracker.onUpdate = { [unowned self] in self.updates.append($0) }
     }
@@ -161,6 +163,7 @@ public final class BeatAnalyzer {
             envelope.append(onset.push(frame: frame))
             lowEnvelope.append(onset.lastLowFlux)
             midEnvelope.append(onset.lastMidFlux)
+            logEnvelope.append(onset.lastLogFlux)
             lowLevel.append(onset.lastLowLevel)
             if onset.bandLevels.count > 0 {
                 onset.bandLevels.withUnsafeBufferPointer { spectra.append(contentsOf: $0) }
@@ -192,6 +195,12 @@ public final class BeatAnalyzer {
         let wb = Self.mix[0], wl = Self.mix[1], wm = Self.mix[2]
         var o = [Float](repeating: 0, count: broad.count)
         for i in 0..<o.count { o[i] = wb * broad[i] + wl * low[i] + wm * mid[i] }
+        // Where the log spectrum carried the displayed tempo (the linear flux showed no clear
+        // beat), it carries the phase too: its rise joins the envelope the beats are chosen on.
+        if logSpectrumShare() >= Self.logPhaseShare {
+            let lg = normalised(logEnvelope)
+            for i in 0..<o.count { o[i] += lg[i] }
+        }
         let runs = steadyRuns()
         guard !runs.isEmpty else { return result }
 
@@ -227,6 +236,21 @@ public final class BeatAnalyzer {
             for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
         }
         return result
+    }
+
+    /// Least share of the displayed updates read from the log spectrum that puts its rise
+    /// into the beats' envelope.
+    static let logPhaseShare = 0.3
+
+    /// Share of the updates with a tempo on display whose estimate came from the log
+    /// spectrum (`TempoEstimate.fromLogSpectrum`).
+    func logSpectrumShare() -> Double {
+        var shown = 0, log = 0
+        for u in updates where u.display != nil {
+            shown += 1
+            if u.raw?.fromLogSpectrum == true { log += 1 }
+        }
+        return shown > 0 ? Double(log) / Double(shown) : 0
     }
 
     /// Features of the last level decision, for tuning.

@@ -44,6 +44,16 @@ final class OnsetStrength {
     /// The newest frame's summed magnitude below 200 Hz (linear): how fast the low band
     /// decays after an onset tells a kick from a bass note (`PercussiveLow`).
     private(set) var lastLowLevel: Float = 0
+    /// With `logFlux` on: the newest frame's rise of the log spectrum, the mean over the bins
+    /// of max(0, log(1 + 1000·|X_n[k]|) − log(1 + 1000·|X_{n−1}[k]|)). Each bin is compressed
+    /// before the difference, so a soft attack counts beside a loud held note (the linear
+    /// flux's sum is ruled by the loudest bins: a bowed section's swells drown a harp's or a
+    /// pizzicato's beat). 1000: a bin at −60 dBFS reads log 2.
+    private(set) var lastLogFlux: Float = 0
+    private let previousLog: OwnedBuffer<Float>
+
+    /// Gain inside `lastLogFlux`'s log (magnitudes in full-scale units).
+    static let logGain: Float = 1000
 
     /// Number of log-spaced bands (100 Hz – 5 kHz) of `bandLevels`.
     static let bandCount = 24
@@ -57,7 +67,8 @@ final class OnsetStrength {
     ///   - sampleRate: audio rate (Hz).
     ///   - size: FFT size (power of two), also the hop.
     ///   - bands: also compute `bandLevels`.
-    init(sampleRate: Int, size: Int = 1024, bands: Bool = false) {
+    ///   - logFlux: also compute `lastLogFlux`.
+    init(sampleRate: Int, size: Int = 1024, bands: Bool = false, logFlux: Bool = false) {
         self.size = size
         fft = RealFFT(size: size)
         window = OwnedBuffer(zeroed: size)
@@ -65,6 +76,7 @@ final class OnsetStrength {
         re = OwnedBuffer(zeroed: size / 2 + 1)
         im = OwnedBuffer(zeroed: size / 2 + 1)
         previous = OwnedBuffer(zeroed: size / 2 + 1)
+        previousLog = OwnedBuffer(zeroed: logFlux ? size / 2 + 1 : 0)
         var sum: Float = 0
         for i in 0..<size {
             let w = Float(0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(size))))
@@ -132,6 +144,15 @@ final class OnsetStrength {
             if d > 0 { flux += d }
             previous[k] = m
         }
+        if previousLog.count > 0 {
+            var rise: Float = 0
+            for k in lowBin...highBin {
+                let l = log(1 + Self.logGain * previous[k])
+                rise += max(0, l - previousLog[k])
+                previousLog[k] = l
+            }
+            lastLogFlux = rise / Float(highBin - lowBin + 1)
+        }
         if bandLevels.count > 0 {
             let levels = bandLevels.base
             for b in 0..<Self.bandCount {
@@ -145,6 +166,7 @@ final class OnsetStrength {
             hasPrevious = true
             lastLowFlux = 0
             lastMidFlux = 0
+            lastLogFlux = 0
             return 0
         }
         lastLowFlux = log(1 + 10 * low)

@@ -35,6 +35,9 @@ public struct TempoEstimate: Equatable, Sendable {
     /// (`HarmonicMovement`): notes and chords that change (~0.05–0.2) against a held chord,
     /// however it swells (≤ ~0.07). Set by `TempoTracker`; 0 when unmeasured.
     public var movement = 0.0
+    /// Whether it was read from the log spectrum's rise rather than the linear flux (the
+    /// linear flux had no clear beat; `TempoTracker.update`).
+    public var fromLogSpectrum = false
 }
 
 /// Estimates the beat period of an onset-strength history

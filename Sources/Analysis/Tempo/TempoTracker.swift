@@ -55,6 +55,10 @@ public final class TempoTracker {
     let capacity: Int
     private let ring: OwnedBuffer<Float>
     private let linear: OwnedBuffer<Float>
+    // The log-spectrum rise (`OnsetStrength.lastLogFlux`) of the same frames: a second
+    // onset feature, estimated on its own (`update`).
+    private let logRing: OwnedBuffer<Float>
+    private let logLinear: OwnedBuffer<Float>
     private let powerRing: OwnedBuffer<Float>
     // Raw and new-energy flux of the history (same ring as `ring`): the novelty share.
     private let newEnergy: SpectralNovelty
@@ -99,6 +103,8 @@ public final class TempoTracker {
     /// is at least this, and this margin above the whole's.
     static let recentConfidence = 0.5
     static let recentMargin = 0.1
+    /// The log-spectrum feature's estimate replaces the linear flux's when its confidence is
+    /// this much higher.
     /// Mean power (linear, full-scale sine = 0.5) below which the input counts as silent.
     static let silencePower: Float = 1e-7 // −70 dBFS
 
@@ -118,11 +124,13 @@ public final class TempoTracker {
         silenceFrames = Int((2 * frameRate).rounded())
         recentFrames = Int((4 * frameRate).rounded())
         minOnsetGap = max(1, Int((0.1 * frameRate).rounded(.up)))
-        onset = OnsetStrength(sampleRate: sampleRate, size: size)
+        onset = OnsetStrength(sampleRate: sampleRate, size: size, logFlux: true)
         estimator = TempoEstimator(frameRate: frameRate, capacity: capacity)
         pending = OwnedBuffer(zeroed: size)
         ring = OwnedBuffer(zeroed: capacity)
         linear = OwnedBuffer(zeroed: capacity)
+        logRing = OwnedBuffer(zeroed: capacity)
+        logLinear = OwnedBuffer(zeroed: capacity)
         powerRing = OwnedBuffer(zeroed: capacity)
         beatRing = OwnedBuffer(zeroed: capacity)
         scoreRing = OwnedBuffer(zeroed: capacity)
@@ -186,6 +194,7 @@ public final class TempoTracker {
         }
         onsetSum += value; onsetSumSquares += value * value
         ring[head] = value
+        logRing[head] = onset.lastLogFlux
         powerRing[head] = onset.lastPower
         newEnergy.push(onset.magnitudes)
         fluxRing[head] = newEnergy.flux
@@ -287,34 +296,73 @@ public final class TempoTracker {
     /// estimated on their own, must agree with each other and with the whole within
     /// ±3 BPM. Noise yields independent, scattered half estimates; a real (if soft)
     /// beat, e.g. drumless strings, repeats in both halves.
-    private func corroborates(_ whole: TempoEstimate) -> Bool {
+    private func corroborates(_ whole: TempoEstimate, history: UnsafePointer<Float>) -> Bool {
         let half = count / 2
         guard half >= minHalfFrames else { return false }
-        guard let a = estimator.estimate(linear.base, count: half),
-            let b = estimator.estimate(linear.base + (count - half), count: half)
+        guard let a = estimator.estimate(history, count: half),
+            let b = estimator.estimate(history + (count - half), count: half)
         else { return false }
         return abs(a.bpm - b.bpm) <= 3 && abs(b.bpm - whole.bpm) <= 3
+    }
+
+    /// Whether the log spectrum's estimate speaks instead of the linear flux's: the linear
+    /// flux shows no clear beat (below a strong estimate's confidence), the log spectrum's
+    /// periodicity is clearer, and it contradicts nothing known, neither the linear flux's
+    /// tempo nor the tempo on display. With nothing on display and no agreement, the display
+    /// filter's start tests (a strong estimate bringing new energy or moving pitch content)
+    /// still stand between it and a display, so beat-less audio stays blank.
+    private func prefersLogSpectrum(_ log: TempoEstimate, over linear: TempoEstimate) -> Bool {
+        guard linear.confidence < filter.strongConfidence, log.confidence > linear.confidence else { return false }
+        if Self.sameFoldedTempo(linear.bpm, log.bpm) { return true }
+        return filter.display.map { Self.sameFoldedTempo($0.bpm, log.bpm) } ?? true
+    }
+
+    /// Two folded (80–160 BPM) tempi within 4 % of each other, 80 and 160 being one.
+    static func sameFoldedTempo(_ a: Double, _ b: Double) -> Bool {
+        let r = a / b
+        return abs(r - 1) < 0.04 || abs(r - 2) < 0.08 || abs(r - 0.5) < 0.02
+    }
+
+    /// The estimate of the onset history `history[0..<count]`: the whole, or when the beat
+    /// started (or changed) within it, the newest seconds alone, which show it much more
+    /// clearly than the diluted whole.
+    private func bestEstimate(of history: UnsafePointer<Float>) -> TempoEstimate? {
+        var estimate = estimator.estimate(history, count: count)
+        if count >= recentFrames + minHalfFrames / 2,
+            let recent = estimator.estimate(history + (count - recentFrames), count: recentFrames),
+            recent.confidence >= TempoTracker.recentConfidence,
+            recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin
+        {
+            estimate = recent
+        }
+        return estimate
     }
 
     private func update() {
         var estimate: TempoEstimate?
         if count >= minFrames && !isSilent(frames: silenceFrames) {
             let start = (head - count + capacity) % capacity
-            for k in 0..<count { linear[k] = ring[(start + k) % capacity] }
-            estimate = estimator.estimate(linear.base, count: count)
-            // When the beat started (or changed) within the history, the newest
-            // seconds alone show it much more clearly than the diluted whole.
-            if count >= recentFrames + minHalfFrames / 2,
-                let recent = estimator.estimate(linear.base + (count - recentFrames), count: recentFrames),
-                recent.confidence >= TempoTracker.recentConfidence,
-                recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin
+            for k in 0..<count {
+                linear[k] = ring[(start + k) % capacity]
+                logLinear[k] = logRing[(start + k) % capacity]
+            }
+            // Two onset features, each estimated on its own. The linear flux follows the loud
+            // attacks (drums) and speaks first; where it shows no clear beat, the log
+            // spectrum's rise, which also hears soft attacks under held notes (an orchestra's
+            // harp or pizzicato under its strings), may speak instead.
+            var history = UnsafePointer(linear.base)
+            estimate = bestEstimate(of: history)
+            if let e = estimate, e.confidence < filter.strongConfidence,
+                let other = bestEstimate(of: logLinear.base), prefersLogSpectrum(other, over: e)
             {
-                estimate = recent
+                estimate = other
+                estimate?.fromLogSpectrum = true
+                history = UnsafePointer(logLinear.base)
             }
             estimate?.novelty = noveltyShare()
             estimate?.movement = harmony.movement(historyFrames: count)
             if var e = estimate, filter.wantsCorroboration(e) {
-                e.corroborated = corroborates(e)
+                e.corroborated = corroborates(e, history: history)
                 estimate = e
             }
         }
