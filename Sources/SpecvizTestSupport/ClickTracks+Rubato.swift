@@ -108,4 +108,30 @@ extension ClickTracks {
         if peak > 0 { for i in out.indices { out[i] *= 0.5 / peak } }
         return (out, beats)
     }
+
+    /// Quiet plucks on every beat under a loud held chord, as a harp or pizzicato under an
+    /// orchestra's strings: three voices (G3, B3, D4) with a 5 Hz vibrato of ±10 Hz and a
+    /// slow, irregular swell (0.37 and 0.61 Hz) at 0.25 each, and a pluck (880 Hz ring-
+    /// modulated by 1320 Hz, decaying at 12/s) 22 dB below them. The chord's vibrato and
+    /// swell rule the linear spectral flux; the plucks' attacks show only once each bin is
+    /// compressed. `pluck`: the plucks' amplitude (0: the chord alone). Returns the samples
+    /// and the beat (pluck) times (s).
+    public static func plucksUnderStrings(
+        bpm: Double, seconds: Double, sampleRate: Int, pluck: Double = 0.02
+    ) -> (samples: [Float], beats: [Double]) {
+        let sr = Double(sampleRate), period = 60 / bpm
+        let beats = Array(stride(from: 0.0, to: seconds, by: period))
+        let voices: [(hz: Double, vibrato: Double, gain: Double)] = [(196, 5.5, 1), (247, 5.1, 0.7), (294, 4.7, 0.6)]
+        var out = [Float](repeating: 0, count: Int(seconds * sr))
+        for i in out.indices {
+            let t = Double(i) / sr
+            let swell = 1 + 0.3 * sin(2 * Double.pi * 0.37 * t) + 0.2 * sin(2 * Double.pi * 0.61 * t)
+            var chord = 0.0
+            for v in voices { chord += v.gain * sin(2 * Double.pi * v.hz * t + 2 * sin(2 * Double.pi * v.vibrato * t)) }
+            let s = t.truncatingRemainder(dividingBy: period)
+            let plucked = pluck * exp(-12 * s) * sin(2 * Double.pi * 880 * t) * (1 + sin(2 * Double.pi * 1320 * t))
+            out[i] = Float(0.25 * swell * chord + plucked)
+        }
+        return (out, beats)
+    }
 }

@@ -327,4 +327,24 @@ final class BeatTrackerTests: XCTestCase {
             XCTAssertGreaterThan(Double(right.count), 0.5 * Double(late.count), "\(bpm): display \(late.map { $0.display?.bpm ?? 0 })")
         }
     }
+
+    /// Issue 37 item 2: quiet plucks on every beat under a loud held chord whose vibrato and
+    /// swell rule the linear flux (an orchestra's harp or pizzicato under its strings). Main
+    /// heard no beat (comb confidence ~0.1–0.3: never a strong estimate); the log spectrum's
+    /// rise hears the plucks, so the tempo shows and the beats land on them.
+    func testPlucksUnderHeldStringsGetTheirBeats() {
+        for bpm in [100.0, 132] {
+            let line = ClickTracks.plucksUnderStrings(bpm: bpm, seconds: 20, sampleRate: rate)
+            let a = analyse(line.samples)
+            XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 2, "\(bpm): \(a.segments)")
+            let beats = a.beats.map(\.time)
+            let f = fMeasure(beats.filter { $0 > 5 }, line.beats.filter { $0 > 5 })
+            XCTAssertGreaterThan(f, 0.9, "\(bpm): \(beats.count) beats, \(beats.prefix(12))")
+        }
+        // The chord alone, with its vibrato and swell, has no beat.
+        let chord = ClickTracks.plucksUnderStrings(bpm: 100, seconds: 20, sampleRate: rate, pluck: 0)
+        let alone = analyse(chord.samples)
+        XCTAssertTrue(alone.beats.isEmpty, "the chord alone: \(alone.beats.count) beats")
+        XCTAssertNil(alone.bpm)
+    }
 }
