@@ -29,6 +29,13 @@
 ///   (a generated bowed chord line: share 0.003), but they change which pitch classes sound,
 ///   which a held chord never does, however it beats, swells or loops (dev-notempo: ≤ 0.071,
 ///   median ≤ 0.04; `HarmonicMovement`).
+/// - **Or a steady run.** A fair estimate (confidence ≥ `steadyConfidence`, below a strong
+///   one's) that holds one tempo (±2 BPM) for `steadyNeeded` estimates in a row (4 s), each
+///   bringing new energy, votes as a strong one would: weak evidence summed over time. Music
+///   whose beat is soft all through (an orchestra with no section marking every beat; real
+///   recordings that got no beats at all) holds such runs; beat-less audio does not (the
+///   generated beat-less sets: no run of even 4, since their estimates bring no new energy
+///   or wander in tempo).
 /// - The display changes when 2 of the last 3 votes agree within ±5 BPM (it shows their
 ///   mean) and goes blank after 3 votes without a beat (~1.5 s).
 /// - 3 consecutive votes more than 10 BPM from the display ask the tracker to flush
@@ -53,11 +60,18 @@ struct TempoDisplayFilter {
     /// Least harmonic movement (`TempoEstimate.movement`) that lets a strong estimate start a
     /// display without new energy.
     var startMovement = 0.06
+    /// Least confidence of an estimate that counts towards a steady run.
+    var steadyConfidence = 0.25
+    /// Estimates in a row (one every ~0.5 s) that make a steady run vote.
+    var steadyNeeded = 8
 
     private(set) var display: TempoReading?
     private var votes: (TempoReading?, TempoReading?, TempoReading?) = (nil, nil, nil)
     private var filled = 0
     private var divergentRun = 0
+    /// Consecutive steady estimates (`countSteady`) and the tempo the run started at.
+    private var steadyCount = 0
+    private var steadyBPM = 0.0
 
     /// Clears the smoothing buffer (the display is kept until new votes agree).
     mutating func flush() {
@@ -70,6 +84,7 @@ struct TempoDisplayFilter {
     mutating func reset() {
         flush()
         display = nil
+        steadyCount = 0
     }
 
     /// Sharp, peaky onsets rather than a smooth periodic flicker.
@@ -92,6 +107,18 @@ struct TempoDisplayFilter {
         !isStrong(e) && isWeak(e)
     }
 
+    /// Counts `e` into the steady run: onset-like, with a fair confidence and new energy, at
+    /// the tempo the run started at (±`holdTolerance`); anything else ends the run.
+    private mutating func countSteady(_ e: TempoEstimate) {
+        let steady = isOnsetLike(e) && e.confidence >= steadyConfidence && e.pulse >= minPulse && e.novelty >= startNovelty
+        if steady && steadyCount > 0 && abs(e.bpm - steadyBPM) <= holdTolerance {
+            steadyCount += 1
+        } else {
+            steadyCount = steady ? 1 : 0
+            steadyBPM = e.bpm
+        }
+    }
+
     /// Feeds one raw estimate (nil = silence or too little history). Returns true when
     /// the tracker should flush its onset history (tempo change).
     mutating func push(_ estimate: TempoEstimate?) -> Bool {
@@ -107,7 +134,10 @@ struct TempoDisplayFilter {
             // swell of a held chord's partials, however periodic (issue 37).
             // Or notes that change (legato: no new energy, but a held chord does not move).
             let starts = display != nil || e.novelty >= startNovelty || e.movement >= startMovement
-            if (isStrong(e) && starts) || holds { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
+            countSteady(e)
+            if (isStrong(e) && starts) || holds || steadyCount >= steadyNeeded { vote = TempoReading(bpm: e.bpm, confidence: e.confidence) }
+        } else {
+            steadyCount = 0
         }
         votes = (votes.1, votes.2, vote)
         filled = min(3, filled + 1)
