@@ -1,5 +1,6 @@
-@testable import Analysis
 import XCTest
+
+@testable import Analysis
 
 /// The display filter's start rules on hand-made estimate streams (one estimate per ~0.5 s
 /// update), so each rule is checked apart from the onset features that feed it.
