@@ -50,7 +50,8 @@ final class OnsetStrength {
     /// flux's sum is ruled by the loudest bins: a bowed section's swells drown a harp's or a
     /// pizzicato's beat). 1000: a bin at −60 dBFS reads log 2.
     private(set) var lastLogFlux: Float = 0
-    private let previousLog: OwnedBuffer<Float>
+    /// 1 + `logGain`·|X_{n−1}[k]| by bin (the log's argument, kept instead of the log).
+    private let previousLevel: OwnedBuffer<Float>
 
     /// Gain inside `lastLogFlux`'s log (magnitudes in full-scale units).
     static let logGain: Float = 1000
@@ -76,7 +77,8 @@ final class OnsetStrength {
         re = OwnedBuffer(zeroed: size / 2 + 1)
         im = OwnedBuffer(zeroed: size / 2 + 1)
         previous = OwnedBuffer(zeroed: size / 2 + 1)
-        previousLog = OwnedBuffer(zeroed: logFlux ? size / 2 + 1 : 0)
+        previousLevel = OwnedBuffer(zeroed: logFlux ? size / 2 + 1 : 0)
+        for k in 0..<previousLevel.count { previousLevel[k] = 1 }
         var sum: Float = 0
         for i in 0..<size {
             let w = Float(0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(size))))
@@ -102,6 +104,39 @@ final class OnsetStrength {
     var magnitudes: UnsafePointer<Float> { UnsafePointer(previous.base) }
     /// The bins the flux counts (30 Hz … 16 kHz).
     var bins: ClosedRange<Int> { lowBin...highBin }
+
+    /// The mean over the bins of max(0, log q_n[k] − log q_{n−1}[k]), q = 1 + `logGain`·|X|,
+    /// taken as the log of the product of max(1, q_n[k] / q_{n−1}[k]). The product is kept
+    /// per SIMD lane as a mantissa in [1, 2) and a sum of binary exponents (each ratio is at
+    /// most ~3000, so a step never overflows), which leaves eight logs per frame instead of
+    /// one per bin. Reads the newest magnitudes from `previous`.
+    private func logRise() -> Float {
+        let level = previousLevel.base, magnitude = previous.base
+        let gain = SIMD8<Float>(repeating: Self.logGain), one = SIMD8<Float>(repeating: 1)
+        var mantissa = one
+        var exponent = SIMD8<Int32>(repeating: 0)
+        var k = lowBin
+        while k + 8 <= highBin + 1 {
+            let q = UnsafeRawPointer(magnitude + k).loadUnaligned(as: SIMD8<Float>.self) * gain + one
+            var r = q / UnsafeRawPointer(level + k).loadUnaligned(as: SIMD8<Float>.self)
+            r.replace(with: one, where: r .< one)
+            UnsafeMutableRawPointer(level + k).storeBytes(of: q, as: SIMD8<Float>.self)
+            let bits = unsafeBitCast(mantissa * r, to: SIMD8<Int32>.self)
+            exponent &+= (bits &>> 23) &- 127
+            mantissa = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
+            k += 8
+        }
+        var tail: Float = 1
+        while k <= highBin {
+            let q = magnitude[k] * Self.logGain + 1
+            tail *= max(1, q / level[k])
+            level[k] = q
+            k += 1
+        }
+        var rise = Float(exponent.wrappedSum()) * Float(M_LN2) + log(tail)
+        for j in 0..<8 { rise += log(mantissa[j]) }
+        return rise / Float(highBin - lowBin + 1)
+    }
 
     /// Forgets the previous spectrum (after a flush or a gap in the input).
     func reset() {
@@ -144,15 +179,7 @@ final class OnsetStrength {
             if d > 0 { flux += d }
             previous[k] = m
         }
-        if previousLog.count > 0 {
-            var rise: Float = 0
-            for k in lowBin...highBin {
-                let l = log(1 + Self.logGain * previous[k])
-                rise += max(0, l - previousLog[k])
-                previousLog[k] = l
-            }
-            lastLogFlux = rise / Float(highBin - lowBin + 1)
-        }
+        if previousLevel.count > 0 { lastLogFlux = logRise() }
         if bandLevels.count > 0 {
             let levels = bandLevels.base
             for b in 0..<Self.bandCount {

@@ -155,7 +155,6 @@ final class TempoEstimator {
         // 3. Octave-family score per candidate; remember the best.
         var best = 0
         for g in 0..<gridCount {
-            let bpm = Self.minBPM + Double(g) * Self.gridStep
             scores[g] = gridComb(3 * g) * prior[3 * g] + gridComb(3 * g + 1) * prior[3 * g + 1] + gridComb(3 * g + 2) * prior[3 * g + 2]
             if scores[g] > scores[best] { best = g }
         }

@@ -305,14 +305,17 @@ public final class TempoTracker {
         return abs(a.bpm - b.bpm) <= 3 && abs(b.bpm - whole.bpm) <= 3
     }
 
-    /// Whether the log spectrum's estimate speaks instead of the linear flux's: the linear
+    /// Whether the log spectrum's estimate speaks instead of the linear flux's: it has 4 s of
+    /// history (over the first second or two, a syncopated click pattern's log rise read 4/3
+    /// of its tempo clearly enough to start a display), the linear
     /// flux shows no clear beat (below a strong estimate's confidence), the log spectrum's
     /// periodicity is clearer, and it contradicts nothing known, neither the linear flux's
     /// tempo nor the tempo on display. With nothing on display and no agreement, the display
     /// filter's start tests (a strong estimate bringing new energy or moving pitch content)
     /// still stand between it and a display, so beat-less audio stays blank.
     private func prefersLogSpectrum(_ log: TempoEstimate, over linear: TempoEstimate) -> Bool {
-        guard linear.confidence < filter.strongConfidence, log.confidence > linear.confidence else { return false }
+        guard count >= recentFrames, linear.confidence < filter.strongConfidence, log.confidence > linear.confidence
+        else { return false }
         if Self.sameFoldedTempo(linear.bpm, log.bpm) { return true }
         return filter.display.map { Self.sameFoldedTempo($0.bpm, log.bpm) } ?? true
     }
