@@ -103,8 +103,6 @@ public final class TempoTracker {
     /// is at least this, and this margin above the whole's.
     static let recentConfidence = 0.5
     static let recentMargin = 0.1
-    /// The log-spectrum feature's estimate replaces the linear flux's when its confidence is
-    /// this much higher.
     /// Mean power (linear, full-scale sine = 0.5) below which the input counts as silent.
     static let silencePower: Float = 1e-7 // −70 dBFS
 
@@ -305,19 +303,22 @@ public final class TempoTracker {
         return abs(a.bpm - b.bpm) <= 3 && abs(b.bpm - whole.bpm) <= 3
     }
 
-    /// Whether the log spectrum's estimate speaks instead of the linear flux's: it has 4 s of
-    /// history (over the first second or two, a syncopated click pattern's log rise read 4/3
-    /// of its tempo clearly enough to start a display), the linear
-    /// flux shows no clear beat (below a strong estimate's confidence), the log spectrum's
-    /// periodicity is clearer, and it contradicts nothing known, neither the linear flux's
-    /// tempo nor the tempo on display. With nothing on display and no agreement, the display
-    /// filter's start tests (a strong estimate bringing new energy or moving pitch content)
-    /// still stand between it and a display, so beat-less audio stays blank.
-    private func prefersLogSpectrum(_ log: TempoEstimate, over linear: TempoEstimate) -> Bool {
-        guard count >= recentFrames, linear.confidence < filter.strongConfidence, log.confidence > linear.confidence
-        else { return false }
-        if Self.sameFoldedTempo(linear.bpm, log.bpm) { return true }
-        return filter.display.map { Self.sameFoldedTempo($0.bpm, log.bpm) } ?? true
+    /// The log spectrum's estimate, when it speaks instead of the linear flux's `linear`: the
+    /// linear flux shows no clear beat (below a strong estimate's confidence), the history is
+    /// 4 s long (over the first second or two, a syncopated click pattern's log rise read 4/3
+    /// of its tempo clearly enough to start a display), the log spectrum's periodicity is
+    /// clearer, and it contradicts nothing known: it agrees with the linear flux's tempo, or
+    /// else with the tempo on display, if any. With nothing on display and no agreement, the
+    /// display filter's start tests (a strong estimate bringing new energy or moving pitch
+    /// content) still stand between it and a display, so beat-less audio stays blank.
+    private func logSpectrumEstimate(over linear: TempoEstimate) -> TempoEstimate? {
+        guard count >= recentFrames, linear.confidence < filter.strongConfidence,
+            var log = bestEstimate(of: logLinear.base), log.confidence > linear.confidence
+        else { return nil }
+        let agrees = Self.sameFoldedTempo(linear.bpm, log.bpm) || (filter.display.map { Self.sameFoldedTempo($0.bpm, log.bpm) } ?? true)
+        guard agrees else { return nil }
+        log.fromLogSpectrum = true
+        return log
     }
 
     /// Two folded (80–160 BPM) tempi within 4 % of each other, 80 and 160 being one.
@@ -355,11 +356,8 @@ public final class TempoTracker {
             // harp or pizzicato under its strings), may speak instead.
             var history = UnsafePointer(linear.base)
             estimate = bestEstimate(of: history)
-            if let e = estimate, e.confidence < filter.strongConfidence,
-                let other = bestEstimate(of: logLinear.base), prefersLogSpectrum(other, over: e)
-            {
-                estimate = other
-                estimate?.fromLogSpectrum = true
+            if let e = estimate, let log = logSpectrumEstimate(over: e) {
+                estimate = log
                 history = UnsafePointer(logLinear.base)
             }
             estimate?.novelty = noveltyShare()
