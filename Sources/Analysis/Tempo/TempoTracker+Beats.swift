@@ -40,23 +40,25 @@ extension TempoTracker {
         let n = framesIn - 1
         let slot = n % capacity
         let frames = Float(min(framesIn, capacity))
-        let mean = beatSum / frames
-        let sd = max(1e-6, (max(0, beatSumSquares / frames - mean * mean)).squareRoot())
+        let norm = ProgrammeNorm(
+            mean: beatSum / frames, sd: Self.deviation(beatSum, beatSumSquares, frames),
+            logMean: logBeatSum / frames, logSD: Self.deviation(logBeatSum, logBeatSumSquares, frames), log: logPhase)
         guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
             nextBeatFrame = nil
             programmePeriod = 0
-            scoreRing[slot] = programmeInput(n, mean: mean, sd: sd)
+            scoreRing[slot] = programmeInput(n, norm)
             return
         }
         let period = 60 * frameRate / (shown.bpm * level)
         // A new period (the level or the tempo changed): the history's cumulative scores were
         // made with the old one, so the whole history is scored again with this one.
-        if programmePeriod != 0 && abs(period / programmePeriod - 1) > Self.rescoreChange {
+        if programmePeriod != 0 && (rescoreProgramme || abs(period / programmePeriod - 1) > Self.rescoreChange) {
             let first = max(framesIn - capacity + 1, 0)
-            for m in first..<n { scoreRing[m % capacity] = programmeStep(m, from: first, period: period, mean: mean, sd: sd) }
+            for m in first..<n { scoreRing[m % capacity] = programmeStep(m, from: first, period: period, norm) }
         }
         programmePeriod = period
-        scoreRing[slot] = programmeStep(n, from: 0, period: period, mean: mean, sd: sd)
+        rescoreProgramme = false
+        scoreRing[slot] = programmeStep(n, from: 0, period: period, norm)
         // The newest beat: the best cumulative score within the last period.
         let span = max(1, Int(period.rounded()))
         guard n >= span else { return }
@@ -92,17 +94,29 @@ extension TempoTracker {
         }
     }
 
+    /// How the programme's inputs are normalised, and whether the log rise joins them.
+    struct ProgrammeNorm {
+        var mean: Float, sd: Float, logMean: Float, logSD: Float, log: Bool
+    }
+
+    static func deviation(_ sum: Float, _ squares: Float, _ frames: Float) -> Float {
+        let mean = sum / frames
+        return max(1e-6, (max(0, squares / frames - mean * mean)).squareRoot())
+    }
+
     /// The programme's input at frame `m`: the kick and snare onsets over the history's mean,
-    /// in deviations.
+    /// in deviations; while the log spectrum carries the display (`logPhase`), plus its rise
+    /// measured the same way (quiet plucks under a loud chord: the bands' onsets are the chord's).
     @inline(__always)
-    private func programmeInput(_ m: Int, mean: Float, sd: Float) -> Float {
-        max(0, beatRing[m % capacity] - mean) / sd
+    private func programmeInput(_ m: Int, _ norm: ProgrammeNorm) -> Float {
+        let o = max(0, beatRing[m % capacity] - norm.mean) / norm.sd
+        return norm.log ? o + max(0, logBeatRing[m % capacity] - norm.logMean) / norm.logSD : o
     }
 
     /// The forward programme's score at frame `m` (predecessors from frame `first` on).
-    private func programmeStep(_ m: Int, from first: Int, period: Double, mean: Float, sd: Float) -> Float {
+    private func programmeStep(_ m: Int, from first: Int, period: Double, _ norm: ProgrammeNorm) -> Float {
         let logP = Float(log(period))
-        let o = programmeInput(m, mean: mean, sd: sd)
+        let o = programmeInput(m, norm)
         let dMin = max(1, Int((0.5 * period).rounded())), dMax = min(m - first, min(capacity - 1, Int((2 * period).rounded())))
         var best: Float = 0
         if dMin <= dMax {

@@ -98,6 +98,21 @@ public final class TempoTracker {
     public internal(set) var level = 1.0
     var beatSum: Float = 0
     var beatSumSquares: Float = 0
+    // The log spectrum's rise by absolute frame, for the beat programme while the log feature
+    // carries the display (`logPhase`), with its running sums.
+    let logBeatRing: OwnedBuffer<Float>
+    var logBeatSum: Float = 0
+    var logBeatSumSquares: Float = 0
+    /// Whether the log spectrum's rise joins the beat programme's input: it carried at least
+    /// `BeatAnalyzer.logPhaseShare` of the last `logPhaseUpdates` updates with a display.
+    var logPhase = false
+    /// The programme's history must be scored again (its input changed).
+    var rescoreProgramme = false
+    /// Whether each of the newest updates with a display was read from the log spectrum.
+    var logCarried: [Bool] = []
+    /// The display's tempo at the newest of `logCarried`.
+    var logCarriedBPM = 0.0
+    static let logPhaseUpdates = 10
 
     /// A 4 s recent-window estimate replaces the whole-history one when its confidence
     /// is at least this, and this margin above the whole's.
@@ -131,6 +146,7 @@ public final class TempoTracker {
         logLinear = OwnedBuffer(zeroed: capacity)
         powerRing = OwnedBuffer(zeroed: capacity)
         beatRing = OwnedBuffer(zeroed: capacity)
+        logBeatRing = OwnedBuffer(zeroed: capacity)
         scoreRing = OwnedBuffer(zeroed: capacity)
         logTable = OwnedBuffer(zeroed: capacity)
         broadRing = OwnedBuffer(zeroed: capacity)
@@ -174,6 +190,8 @@ public final class TempoTracker {
         lastEstimate = nil
         nextBeatFrame = nil
         level = 1
+        logCarried.removeAll()
+        logPhase = false
         forgetGrid()
     }
 
@@ -204,6 +222,12 @@ public final class TempoTracker {
             beatSum -= old; beatSumSquares -= old * old
         }
         beatRing[framesIn % capacity] = beatValue
+        if framesIn >= capacity {
+            let old = logBeatRing[framesIn % capacity]
+            logBeatSum -= old; logBeatSumSquares -= old * old
+        }
+        logBeatRing[framesIn % capacity] = onset.lastLogFlux
+        logBeatSum += onset.lastLogFlux; logBeatSumSquares += onset.lastLogFlux * onset.lastLogFlux
         broadRing[framesIn % capacity] = value
         lowRing[framesIn % capacity] = onset.lastLowFlux
         midRing[framesIn % capacity] = onset.lastMidFlux
@@ -321,6 +345,20 @@ public final class TempoTracker {
         return log
     }
 
+    /// Keeps `logPhase`: whether the log spectrum carries the display of late.
+    /// What carried another tempo does not count for the one on display: a new tempo (the
+    /// display moved by more than `levelKeeps`) starts the window again.
+    private func followLogPhase(_ estimate: TempoEstimate?) {
+        guard let shown = filter.display else { return }
+        if abs(shown.bpm / logCarriedBPM - 1) > Self.levelKeeps { logCarried.removeAll() }
+        logCarriedBPM = shown.bpm
+        logCarried.append(estimate?.fromLogSpectrum == true)
+        if logCarried.count > Self.logPhaseUpdates { logCarried.removeFirst() }
+        let share = Double(logCarried.filter { $0 }.count) / Double(Self.logPhaseUpdates)
+        let on = share >= BeatAnalyzer.logPhaseShare
+        if on != logPhase { logPhase = on; rescoreProgramme = true }
+    }
+
     /// Two folded (80–160 BPM) tempi within 4 % of each other, 80 and 160 being one.
     static func sameFoldedTempo(_ a: Double, _ b: Double) -> Bool {
         let r = a / b
@@ -383,6 +421,7 @@ public final class TempoTracker {
             count = min(count, keepAfterFlush)
             forgetGrid()
         }
+        followLogPhase(estimate)
         updateLevel()
         auditOffBeat()
         resumOnsets()
