@@ -42,7 +42,7 @@ extension TempoTracker {
         let frames = Float(min(framesIn, capacity))
         let norm = ProgrammeNorm(
             mean: beatSum / frames, sd: Self.deviation(beatSum, beatSumSquares, frames),
-            logMean: logBeatSum / frames, logSD: Self.deviation(logBeatSum, logBeatSumSquares, frames), log: logPhase)
+            logMean: logSum / frames, logSD: Self.deviation(logSum, logSumSquares, frames), log: logPhase)
         guard let shown = filter.display, !isSilent(frames: silenceFrames) else {
             nextBeatFrame = nil
             programmePeriod = 0
@@ -99,6 +99,7 @@ extension TempoTracker {
         var mean: Float, sd: Float, logMean: Float, logSD: Float, log: Bool
     }
 
+    /// The deviation of `frames` values from their sum and sum of squares (at least 1e-6).
     static func deviation(_ sum: Float, _ squares: Float, _ frames: Float) -> Float {
         let mean = sum / frames
         return max(1e-6, (max(0, squares / frames - mean * mean)).squareRoot())
@@ -110,7 +111,7 @@ extension TempoTracker {
     @inline(__always)
     private func programmeInput(_ m: Int, _ norm: ProgrammeNorm) -> Float {
         let o = max(0, beatRing[m % capacity] - norm.mean) / norm.sd
-        return norm.log ? o + max(0, logBeatRing[m % capacity] - norm.logMean) / norm.logSD : o
+        return norm.log ? o + max(0, logRing[m % capacity] - norm.logMean) / norm.logSD : o
     }
 
     /// The forward programme's score at frame `m` (predecessors from frame `first` on).

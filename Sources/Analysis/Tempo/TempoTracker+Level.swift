@@ -145,8 +145,7 @@ extension TempoTracker {
         let n = min(framesIn, capacity)
         var mean: Float = 0, m2: Float = 0
         for k in 0..<n { let v = r[(framesIn - 1 - k) % capacity]; mean += v; m2 += v * v }
-        mean /= Float(n)
-        return (mean, max(1e-6, (max(0, m2 / Float(n) - mean * mean)).squareRoot()))
+        return (mean / Float(n), Self.deviation(mean, m2, Float(n)))
     }
 
     /// `bandValue` summed over ±1 frame of frame x: at ~43 frames/s a hit's flux splits

@@ -55,9 +55,7 @@ public final class TempoTracker {
     let capacity: Int
     private let ring: OwnedBuffer<Float>
     private let linear: OwnedBuffer<Float>
-    // The log-spectrum rise (`OnsetStrength.lastLogFlux`) of the same frames: a second
-    // onset feature, estimated on its own (`update`).
-    private let logRing: OwnedBuffer<Float>
+    // The history of the log spectrum's rise, linearised for its own estimate (`logRing`).
     private let logLinear: OwnedBuffer<Float>
     private let powerRing: OwnedBuffer<Float>
     // Raw and new-energy flux of the history (same ring as `ring`): the novelty share.
@@ -98,11 +96,12 @@ public final class TempoTracker {
     public internal(set) var level = 1.0
     var beatSum: Float = 0
     var beatSumSquares: Float = 0
-    // The log spectrum's rise by absolute frame, for the beat programme while the log feature
-    // carries the display (`logPhase`), with its running sums.
-    let logBeatRing: OwnedBuffer<Float>
-    var logBeatSum: Float = 0
-    var logBeatSumSquares: Float = 0
+    // The log spectrum's rise (`OnsetStrength.lastLogFlux`) by absolute frame: a second onset
+    // feature, estimated on its own (`logSpectrumEstimate`) and, while it carries the display
+    // (`logPhase`), an input of the beat programme, with its running sums.
+    let logRing: OwnedBuffer<Float>
+    var logSum: Float = 0
+    var logSumSquares: Float = 0
     /// Whether the log spectrum's rise joins the beat programme's input: it carried at least
     /// `BeatAnalyzer.logPhaseShare` of the last `logPhaseUpdates` updates with a display.
     var logPhase = false
@@ -142,11 +141,10 @@ public final class TempoTracker {
         pending = OwnedBuffer(zeroed: size)
         ring = OwnedBuffer(zeroed: capacity)
         linear = OwnedBuffer(zeroed: capacity)
-        logRing = OwnedBuffer(zeroed: capacity)
         logLinear = OwnedBuffer(zeroed: capacity)
         powerRing = OwnedBuffer(zeroed: capacity)
         beatRing = OwnedBuffer(zeroed: capacity)
-        logBeatRing = OwnedBuffer(zeroed: capacity)
+        logRing = OwnedBuffer(zeroed: capacity)
         scoreRing = OwnedBuffer(zeroed: capacity)
         logTable = OwnedBuffer(zeroed: capacity)
         broadRing = OwnedBuffer(zeroed: capacity)
@@ -210,24 +208,20 @@ public final class TempoTracker {
         }
         onsetSum += value; onsetSumSquares += value * value
         ring[head] = value
-        logRing[head] = onset.lastLogFlux
         powerRing[head] = onset.lastPower
         newEnergy.push(onset.magnitudes)
         fluxRing[head] = newEnergy.flux
         novelRing[head] = newEnergy.novel
         harmony.push(onset.magnitudes)
-        let beatValue = onset.lastLowFlux + onset.lastMidFlux
+        let beatValue = onset.lastLowFlux + onset.lastMidFlux, logValue = onset.lastLogFlux
         if framesIn >= capacity {
-            let old = beatRing[framesIn % capacity]
+            let old = beatRing[framesIn % capacity], oldLog = logRing[framesIn % capacity]
             beatSum -= old; beatSumSquares -= old * old
+            logSum -= oldLog; logSumSquares -= oldLog * oldLog
         }
         beatRing[framesIn % capacity] = beatValue
-        if framesIn >= capacity {
-            let old = logBeatRing[framesIn % capacity]
-            logBeatSum -= old; logBeatSumSquares -= old * old
-        }
-        logBeatRing[framesIn % capacity] = onset.lastLogFlux
-        logBeatSum += onset.lastLogFlux; logBeatSumSquares += onset.lastLogFlux * onset.lastLogFlux
+        logRing[framesIn % capacity] = logValue
+        logSum += logValue; logSumSquares += logValue * logValue
         broadRing[framesIn % capacity] = value
         lowRing[framesIn % capacity] = onset.lastLowFlux
         midRing[framesIn % capacity] = onset.lastMidFlux
@@ -336,9 +330,10 @@ public final class TempoTracker {
     /// display filter's start tests (a strong estimate bringing new energy or moving pitch
     /// content) still stand between it and a display, so beat-less audio stays blank.
     private func logSpectrumEstimate(over linear: TempoEstimate) -> TempoEstimate? {
-        guard count >= recentFrames, linear.confidence < filter.strongConfidence,
-            var log = bestEstimate(of: logLinear.base), log.confidence > linear.confidence
-        else { return nil }
+        guard count >= recentFrames, linear.confidence < filter.strongConfidence else { return nil }
+        let start = framesIn - count
+        for k in 0..<count { logLinear[k] = logRing[(start + k) % capacity] }
+        guard var log = bestEstimate(of: logLinear.base), log.confidence > linear.confidence else { return nil }
         let agrees = Self.sameFoldedTempo(linear.bpm, log.bpm) || (filter.display.map { Self.sameFoldedTempo($0.bpm, log.bpm) } ?? true)
         guard agrees else { return nil }
         log.fromLogSpectrum = true
@@ -384,10 +379,7 @@ public final class TempoTracker {
         var estimate: TempoEstimate?
         if count >= minFrames && !isSilent(frames: silenceFrames) {
             let start = (head - count + capacity) % capacity
-            for k in 0..<count {
-                linear[k] = ring[(start + k) % capacity]
-                logLinear[k] = logRing[(start + k) % capacity]
-            }
+            for k in 0..<count { linear[k] = ring[(start + k) % capacity] }
             // Two onset features, each estimated on its own. The linear flux follows the loud
             // attacks (drums) and speaks first; where it shows no clear beat, the log
             // spectrum's rise, which also hears soft attacks under held notes (an orchestra's
