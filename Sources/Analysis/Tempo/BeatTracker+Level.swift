@@ -6,11 +6,11 @@ import Glibc
 
 // Beat tracking, step 3: the metrical level (½, 1 or 2 × the folded beat).
 extension BeatAnalyzer {
-    /// Mean envelope value near frame position `x` (max within ±1 frame).
-    func strength(_ o: [Float], at x: Double) -> Float {
+    /// Envelope value near frame position `x` (max within ±`reach` frames).
+    func strength(_ o: [Float], at x: Double, reach: Int = 1) -> Float {
         let i = Int(x.rounded())
         var m: Float = 0
-        for k in max(0, i - 1)...min(o.count - 1, i + 1) { m = max(m, o[k]) }
+        for k in max(0, i - reach)...min(o.count - 1, i + reach) { m = max(m, o[k]) }
         return m
     }
 

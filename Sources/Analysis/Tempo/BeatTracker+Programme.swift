@@ -78,6 +78,119 @@ extension BeatAnalyzer {
         return beats
     }
 
+    /// The beat programme with a second-order term (the final beats; `track` chooses the
+    /// level). A state is a beat together with the interval since the beat before it, so
+    /// besides an interval away from the candidate periods (`tightness` × (log ratio)²) the
+    /// programme pays for a change of that ratio from one beat to the next (`smoothness` ×
+    /// its square). A played tempo changes little between consecutive beats: a rubato of a
+    /// few per cent costs little, a beat pulled a fifth of a period towards a syncopated
+    /// onset costs more than the onset brings, so the grid no longer wanders after the
+    /// strongest onsets. The ratio is taken against the candidate period, so a change of
+    /// tempo that the candidates follow is free.
+    ///
+    /// Cost: per frame, the intervals within `shortestInterval`…`longestInterval` of its
+    /// candidate periods, each looking back at the intervals whose ratio is within
+    /// `largestIntervalStep` of its own.
+    func trackSmooth(_ o: [Float], periods bpms: [[Float]], factor: Double) -> [Int] {
+        let n = o.count
+        guard n > 0 else { return [] }
+        let fr = Float(frameRate), f = Float(factor)
+        let alpha = Self.tightness, beta = Self.smoothness
+        // Candidate periods (frames) and the interval range of each frame.
+        var period = [Float](repeating: 0, count: 4 * n), logPeriod = [Float](repeating: 0, count: 4 * n)
+        var count = [Int](repeating: 0, count: n), lo = [Int](repeating: 0, count: n)
+        var base = [Int](repeating: 0, count: n + 1)
+        var longest = 1
+        for t in 0..<n {
+            var shortest: Float = .infinity, widest: Float = 0
+            for (k, b) in bpms[t].prefix(4).enumerated() {
+                let p = 60 * fr / (b * f)
+                period[4 * t + k] = p
+                logPeriod[4 * t + k] = log(p)
+                shortest = min(shortest, p); widest = max(widest, p)
+            }
+            count[t] = min(4, bpms[t].count)
+            lo[t] = max(1, Int((shortest * Self.shortestInterval).rounded(.down)))
+            let hi = max(lo[t], Int((widest * Self.longestInterval).rounded(.up)))
+            longest = max(longest, hi)
+            base[t + 1] = base[t] + (hi - lo[t] + 1)
+        }
+        var logTable = [Float](repeating: 0, count: longest + 1)
+        for d in 1...longest { logTable[d] = log(Float(d)) }
+        // Per state (frame t, interval d) at base[t] + d − lo[t]: the best chain's score,
+        // the interval's log ratio to its nearest candidate, and the interval before (0: the
+        // chain starts at t − d).
+        var score = [Float](repeating: -.infinity, count: base[n])
+        var ratio = [Float](repeating: 0, count: base[n])
+        var back = [Int16](repeating: 0, count: base[n])
+        // The best chain ending at each frame, and its last interval (0: a lone beat).
+        var ended = [Float](repeating: 0, count: n), endedInterval = [Int](repeating: 0, count: n)
+        let step = Self.largestIntervalStep
+        score.withUnsafeMutableBufferPointer { score in
+            ratio.withUnsafeMutableBufferPointer { ratio in
+                back.withUnsafeMutableBufferPointer { back in
+                    for t in 0..<n {
+                        ended[t] = o[t]
+                        let hi = min(t, base[t + 1] - base[t] + lo[t] - 1)
+                        guard lo[t] <= hi else { continue }
+                        for d in lo[t]...hi {
+                            let from = t - d
+                            let ld = logTable[d]
+                            var r = ld - logPeriod[4 * t], near = period[4 * t]
+                            for k in 1..<max(1, count[t]) {
+                                let e = ld - logPeriod[4 * t + k]
+                                if abs(e) < abs(r) { r = e; near = period[4 * t + k] }
+                            }
+                            // The chain may start at `from`, or continue one whose last
+                            // interval had a ratio within `step` of this one's.
+                            var best = o[from], bestInterval: Int16 = 0
+                            let row = base[from] - lo[from]
+                            let fromHi = min(from, base[from + 1] - base[from] + lo[from] - 1)
+                            let scale = Float(d) / near
+                            for k in 0..<count[from] {
+                                let centre = scale * period[4 * from + k]
+                                let eLo = max(lo[from], Int((centre / step).rounded(.up)))
+                                let eHi = min(fromHi, Int((centre * step).rounded(.down)))
+                                guard eLo <= eHi else { continue }
+                                for e in eLo...eHi {
+                                    let c = r - ratio[row + e]
+                                    let v = score[row + e] - beta * c * c
+                                    if v > best { best = v; bestInterval = Int16(truncatingIfNeeded: e) }
+                                }
+                            }
+                            let i = base[t] - lo[t] + d
+                            ratio[i] = r
+                            score[i] = o[t] - alpha * r * r + best
+                            back[i] = bestInterval
+                            if score[i] > ended[t] { ended[t] = score[i]; endedInterval[t] = d }
+                        }
+                    }
+                }
+            }
+        }
+        // The last beat: the best chain ending within the final period.
+        let lastPeriod = Int((60 * fr / (bpms[n - 1][0] * f)).rounded())
+        var t = n - 1
+        for u in max(0, n - lastPeriod)..<n where ended[u] > ended[t] { t = u }
+        var beats = [t]
+        var d = endedInterval[t]
+        while d > 0 {
+            let before = Int(back[base[t] - lo[t] + d])
+            t -= d
+            beats.append(t)
+            d = before
+        }
+        beats.reverse()
+        return beats
+    }
+    /// Interval range of the smooth programme around the candidate periods.
+    static let shortestInterval: Float = 0.75
+    static let longestInterval: Float = 1.33
+    /// Largest change of the interval's ratio between consecutive beats (a 10 % change
+    /// already costs 9 at the default smoothness, more than most onsets bring).
+    static let largestIntervalStep: Float = 1.08
+    static let smoothness: Float = 1000
+
     /// Beats pulled off a steady grid by a syncopated hit (a hip-hop kick a sixteenth early):
     /// a beat whose two intervals differ by more than `displacedShare` of their mean while
     /// the intervals on either side of them agree with that mean (within 8 %) moves to the

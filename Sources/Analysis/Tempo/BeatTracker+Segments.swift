@@ -9,7 +9,9 @@ extension BeatAnalyzer {
     /// Drops leading beats before the first displayed tempo whose onsets are weak (quiet intros).
     func trimLeading(_ beats: [Int], o: [Float]) -> [Int] {
         guard let firstShown = updates.first(where: { $0.display != nil })?.time else { return [] }
-        let strengths = beats.map { strength(o, at: Double($0)) }
+        // Within ±3 frames (~35 ms): the smooth programme's grid does not follow a played
+        // onset's jitter to its peak.
+        let strengths = beats.map { strength(o, at: Double($0), reach: 3) }
         let locked = zip(beats, strengths).filter { frameTime($0.0) >= firstShown }.map { $0.1 }.sorted()
         guard !locked.isEmpty else { return beats }
         let typical = locked[locked.count / 2]

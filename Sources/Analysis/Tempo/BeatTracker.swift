@@ -213,9 +213,12 @@ public final class BeatAnalyzer {
         let level = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo())
         var factor = level.factor
         if let range { factor = BeatAnalyzer.foldFactor(mainTempo(), into: range) }
-        if factor != 1 { beats = track(o, periods: folded, factor: factor) }
+        // The level comes from the first-order programme's beats, which sit on the envelope's
+        // peaks (the level rules were measured on such beats); the beats themselves from the
+        // smooth programme, which keeps a steady grid.
+        beats = trackSmooth(o, periods: folded, factor: factor)
         if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
-        beats = kicksOnTheBeat(beats, kick: normalised(PercussiveLow.envelope(level: lowLevel)))
+        beats = kicksOnTheBeat(beats, kick: normalised(PercussiveLow.envelope(level: lowLevel)), factor: factor, duration: duration)
         beats = trimLeading(beats, o: o)
         beats = regularised(beats, o: o)
         result.levelFactor = factor
