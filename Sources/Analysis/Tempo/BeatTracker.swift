@@ -218,7 +218,10 @@ public final class BeatAnalyzer {
         // smooth programme, which keeps a steady grid.
         beats = trackSmooth(o, periods: folded, factor: factor)
         if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
-        beats = kicksOnTheBeat(beats, kick: normalised(PercussiveLow.envelope(level: lowLevel)), factor: factor, duration: duration)
+        let evidence = PhaseEvidence(
+            kick: normalised(PercussiveLow.envelope(level: lowLevel)), broad: broad, log: normalised(logEnvelope),
+            high: normalised(highFlux()))
+        beats = onTheBeat(beats, evidence: evidence, factor: factor, duration: duration)
         beats = trimLeading(beats, o: o)
         beats = regularised(beats, o: o)
         result.levelFactor = factor

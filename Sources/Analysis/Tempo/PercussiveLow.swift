@@ -74,34 +74,6 @@ extension BeatAnalyzer {
     /// bass note and loud hats sound there (house with the hats over the kick), but a bass
     /// note sustains and a kick does not. Music without a regular kick (strings, piano,
     /// voice and guitar) has percussive low onsets on few half-beats, and keeps its grid.
-    ///
-    /// Decided stretch by stretch: within each tempo segment (a new tempo may come with a
-    /// new phase) in stretches of `kickStretch` beats. The smooth programme keeps one phase
-    /// for as long as the envelope allows, so a grid that went to the off-beat for part of
-    /// a track stays there unless that part is moved on its own.
-    func kicksOnTheBeat(_ beats: [Int], kick: [Float], factor: Double, duration: Double) -> [Int] {
-        var out: [Int] = []
-        var from = 0
-        let segs = segments(beats: beats, factor: factor, duration: duration)
-        for (k, segment) in segs.enumerated() {
-            var to = beats.count
-            if k + 1 < segs.count { to = max(from, beats.firstIndex { frameTime($0) >= segment.end - 0.01 } ?? beats.count) }
-            var a = from
-            while a < to {
-                var b = min(to, a + Self.kickStretch)
-                if to - b < Self.kickStretch / 2 { b = to }
-                out += kicksOnTheBeat(Array(beats[a..<b]), kick: kick)
-                a = b
-            }
-            from = to
-        }
-        out += beats[from...]
-        return out
-    }
-    /// Beats per stretch of the phase decision.
-    static let kickStretch = 32
-
-    /// One stretch's decision.
     func kicksOnTheBeat(_ beats: [Int], kick: [Float]) -> [Int] {
         guard beats.count >= 8 else { return beats }
         let k = beatToHalfBeat(kick, beats: beats)
