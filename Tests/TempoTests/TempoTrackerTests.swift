@@ -185,6 +185,26 @@ final class TempoTrackerTests: XCTestCase {
         XCTAssertEqual(intervals.sorted()[intervals.count / 2], 60 / 128, accuracy: 0.01)
     }
 
+    /// Drum & bass at 176 BPM for 12 s (shown folded at 88, the live beats doubled), then a
+    /// plain backbeat at 88 (kick on 1 and 3, snare on 2 and 4, nothing between): the same
+    /// folded tempo, so no new tempo resets the level. The doubling read from the first
+    /// seconds is undone once the folded grid votes for its own level: from 26 s on the
+    /// display shows 88 and the beats come at 88 (before: 176 to the end).
+    func testADoublingIsUndoneWhenTheFoldedGridNoLongerCallsForIt() {
+        let dnb = ClickTracks.drumAndBass(bpm: 176, seconds: 12, sampleRate: rate)
+        let backbeat = ClickTracks.pattern(
+            bpm: 88, beatsPerBar: 4, hits: [(0, .kick), (2, .kick), (1, .click), (3, .click)], seconds: 24, sampleRate: rate)
+        let (tracker, updates) = track(dnb + backbeat)
+        XCTAssertTrue(updates.contains { $0.time < 12 && $0.level == 2 }, "drum & bass never doubled")
+        let late = updates.filter { $0.time > 26 }
+        XCTAssertFalse(late.isEmpty)
+        for u in late { XCTAssertEqual((u.display?.bpm ?? 0) * u.level, 88, accuracy: 2, "at \(u.time)") }
+        let beats = tracker.predictedBeats.filter { $0 > 26 }
+        let intervals = zip(beats.dropFirst(), beats).map { $0 - $1 }
+        XCTAssertGreaterThan(intervals.count, 8)
+        XCTAssertEqual(intervals.sorted()[intervals.count / 2], 60 / 88, accuracy: 0.01)
+    }
+
     /// Drum & bass at 176 BPM: kicks on the half-beats (on 1 and the "and" of 2 and 3, or on
     /// every "and"), snares on 2 and 4 or on every beat. The kicks put more low-band flux on
     /// the half-beats than on the beats, and the live beats locked there (none of them on the

@@ -16,13 +16,15 @@ extension TempoTracker {
     /// Grid features of the predicted beats in the history on one band ring, as
     /// `BeatAnalyzer`'s: (half-beat ÷ beat, weaker ÷ stronger of alternate beats,
     /// third-beat ÷ beat); nil with fewer than `minGridBeats` beats heard.
-    private func gridFeatures(_ r: UnsafeMutablePointer<Float>) -> (mid: Double, alternation: Double, triplet: Double)? {
-        gridFeaturesAndGroups(r)?.features
+    private func gridFeatures(_ r: UnsafeMutablePointer<Float>, from first: Int = 0, every: Int = 1, parity: Int = 0)
+        -> (mid: Double, alternation: Double, triplet: Double)?
+    {
+        gridFeaturesAndGroups(r, from: first, every: every, parity: parity)?.features
     }
 
     /// `gridFeatures`, and the accent contrast of the best grouping of the beats in twos and
     /// in threes (mean of the accented beats over the mean of all, minus 1).
-    private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>)
+    private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>, from first: Int = 0, every: Int = 1, parity: Int = 0)
         -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)?
     {
         let stats = bandStats(r)
@@ -31,7 +33,10 @@ extension TempoTracker {
         var count = 0, evenCount: Float = 0, oddCount: Float = 0, pairs: Float = 0
         var previous: Double?
         var byThree: (Float, Float, Float) = (0, 0, 0)
-        forEachHeardBeat { f in
+        var index = 0
+        forEachHeardBeat(from: first) { f in
+            index += 1
+            guard (index - 1) % every == parity else { return }
             let s = strength(f)
             on += s
             switch count % 3 {
@@ -75,6 +80,7 @@ extension TempoTracker {
             return
         }
         // The rules read the folded grid; at another level the grid is not comparable.
+        if level == 2 { undoDoubling(shown.bpm); return }
         guard level == 1 else { return }
         guard let b = gridFeatures(broadRing.base), let low = gridFeaturesAndGroups(lowRing.base), let m = gridFeatures(midRing.base) else { return }
         var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
@@ -91,6 +97,38 @@ extension TempoTracker {
             auditFrom = framesIn
         }
     }
+
+    /// While doubled, the folded grid (every other predicted beat since the level changed,
+    /// the parity whose broadband onsets are stronger) is read by the same rules; when
+    /// `undoUpdates` updates in a row vote for the folded level, the doubling is undone. The
+    /// first seconds decide a doubling, and they may not be the track's: a hip-hop groove at
+    /// 84 read 1.77 at its low band's half-beats over its first 7 s (0.37 over the whole
+    /// track) and was shown at 168 to the end.
+    func undoDoubling(_ bpm: Double) {
+        let broad = bandStats(broadRing.base)
+        var sums: [Float] = [0, 0]
+        var index = 0
+        forEachHeardBeat(from: auditFrom) { f in
+            sums[index % 2] += bandStrength(broadRing.base, at: f, broad)
+            index += 1
+        }
+        let parity = sums[1] > sums[0] ? 1 : 0
+        guard let b = gridFeatures(broadRing.base, from: auditFrom, every: 2, parity: parity),
+            let low = gridFeaturesAndGroups(lowRing.base, from: auditFrom, every: 2, parity: parity),
+            let m = gridFeatures(midRing.base, from: auditFrom, every: 2, parity: parity)
+        else { return }
+        let vote = BeatAnalyzer.levelRule(tempo: bpm, broad: b, low: low.features, mid: m)
+        undoVotes = vote == 1 ? undoVotes + 1 : 0
+        guard undoVotes >= Self.undoUpdates else { return }
+        undoVotes = 0
+        level = 1
+        levelVotes.removeAll(keepingCapacity: true)
+        nextBeatFrame = nil
+        halfShift = 0
+        auditFrom = framesIn
+    }
+
+    static let undoUpdates = 3
 
     /// The largest relative change of the displayed tempo that keeps the metrical level.
     static let levelKeeps = 0.05

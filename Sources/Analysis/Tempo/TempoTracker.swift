@@ -197,7 +197,7 @@ public final class TempoTracker {
     /// heard so far (after a reset, a tempo change or a new level): their history starts now.
     private func forgetGrid() {
         levelVotes.removeAll(keepingCapacity: true)
-        halfShift = 0; offBeatVotes = 0; auditFrom = framesIn
+        halfShift = 0; offBeatVotes = 0; undoVotes = 0; auditFrom = framesIn
     }
 
     private func analyseFrame() {
@@ -268,6 +268,8 @@ public final class TempoTracker {
     var offBeatVotes = 0
     /// Half a beat (0.5) when the audit moved the doubled grid off the programme's marks, else 0.
     var halfShift = 0.0
+    /// Updates in a row whose folded grid voted to undo a doubling (`undoDoubling`).
+    var undoVotes = 0
     /// First frame whose predicted beats the off-beat audit reads (after a shift).
     var auditFrom = 0
 
