@@ -120,12 +120,9 @@ extension TempoTracker {
         let vote = BeatAnalyzer.levelRule(tempo: bpm, broad: b, low: low.features, mid: m)
         undoVotes = vote == 1 ? undoVotes + 1 : 0
         guard undoVotes >= Self.undoUpdates else { return }
-        undoVotes = 0
         level = 1
-        levelVotes.removeAll(keepingCapacity: true)
         nextBeatFrame = nil
-        halfShift = 0
-        auditFrom = framesIn
+        forgetGrid()
     }
 
     static let undoUpdates = 3

@@ -195,7 +195,7 @@ public final class TempoTracker {
 
     /// Forgets what the level votes and the off-beat audit read from the predicted beats
     /// heard so far (after a reset, a tempo change or a new level): their history starts now.
-    private func forgetGrid() {
+    func forgetGrid() {
         levelVotes.removeAll(keepingCapacity: true)
         halfShift = 0; offBeatVotes = 0; undoVotes = 0; auditFrom = framesIn
     }
