@@ -64,8 +64,13 @@ extension TempoTracker {
         guard n >= span else { return }
         var lastBeat = n, top = -Float.infinity
         for m in (n - span + 1)...n where scoreRing[m % capacity] > top { top = scoreRing[m % capacity]; lastBeat = m }
-        let mark = Double(lastBeat) + halfShift * period
+        var mark = Double(lastBeat) + halfShift * period
         if var next = nextBeatFrame {
+            // Marks that have come to the beats' phase by themselves: the shift is dropped.
+            if halfShift != 0 {
+                let raw = Double(lastBeat), m = ((next - raw) / period).rounded()
+                if abs(raw + m * period - next) <= Self.phaseJump * period { halfShift = 0; mark = raw }
+            }
             let m = ((next - mark) / period).rounded()
             let error = mark + m * period - next
             if abs(error) > Self.phaseJump * period {

@@ -130,13 +130,18 @@ extension TempoTracker {
     /// The largest relative change of the displayed tempo that keeps the metrical level.
     static let levelKeeps = 0.05
 
-    /// `BeatAnalyzer.snareOnTheBeat`, causally: on a doubled grid (level 2), predicted beats
-    /// whose half-beats carry more mid-band and broadband flux (snare, cymbals) than the
-    /// beats themselves are on the off-beat (drum & bass, whose syncopated kicks the low band
-    /// follows); after `offBeatUpdates` such audits in a row the phase moves by half a beat.
+    /// The off-beat audit, once per tempo update. The predicted beats are on the off-beat when
+    /// - on a doubled grid (level 2), their half-beats carry more mid-band and broadband flux
+    ///   (snare, cymbals) than the beats themselves (`BeatAnalyzer.snareOnTheBeat`, causally:
+    ///   drum & bass, whose syncopated kicks the low band follows), or
+    /// - at the folded level or half of it, the offline phase evidence says so (`beatsOffTheBeat`: house whose
+    ///   off-beat bass and hats outweigh the kick, funk with syncopated kicks and bass).
+    /// After `offBeatUpdates` such audits in a row the phase moves by half a beat.
     func auditOffBeat() {
-        guard level == 2, let shown = filter.display, let next = nextBeatFrame else { offBeatVotes = 0; halfShift = 0; return }
-        guard let off = halfBeatRatio(), off > 1 else { offBeatVotes = 0; return }
+        guard let shown = filter.display, let next = nextBeatFrame else { offBeatVotes = 0; halfShift = 0; return }
+        // A doubled grid's kicks may fall between its beats (drum & bass): there the snares decide.
+        let off = level == 2 ? (halfBeatRatio() ?? 0) > 1 : beatsOffTheBeat() == true
+        guard off else { offBeatVotes = 0; return }
         offBeatVotes += 1
         guard offBeatVotes >= Self.offBeatUpdates else { return }
         offBeatVotes = 0

@@ -90,6 +90,13 @@ public final class TempoTracker {
     let broadRing: OwnedBuffer<Float>
     let lowRing: OwnedBuffer<Float>
     let midRing: OwnedBuffer<Float>
+    // The live phase audit's evidence (`beatsOffTheBeat`): the low band's summed magnitude
+    // (the kicks are read from it), the high band's flux (~2.6–5 kHz), the previous frame's
+    // high band levels, and scratch for the normalisation.
+    let lowLevelRing: OwnedBuffer<Float>
+    let highRing: OwnedBuffer<Float>
+    private let highLevels: OwnedBuffer<Float>
+    let phaseScratch: OwnedBuffer<Float>
     var levelVotes: [Double] = []
     /// The tapped level ÷ the displayed (80–160 BPM) tempo: ½, 1 or 2 (issue 18). The
     /// predicted beats follow it; `display` stays folded.
@@ -136,7 +143,7 @@ public final class TempoTracker {
         silenceFrames = Int((2 * frameRate).rounded())
         recentFrames = Int((4 * frameRate).rounded())
         minOnsetGap = max(1, Int((0.1 * frameRate).rounded(.up)))
-        onset = OnsetStrength(sampleRate: sampleRate, size: size, logFlux: true)
+        onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true, logFlux: true)
         estimator = TempoEstimator(frameRate: frameRate, capacity: capacity)
         pending = OwnedBuffer(zeroed: size)
         ring = OwnedBuffer(zeroed: capacity)
@@ -150,6 +157,10 @@ public final class TempoTracker {
         broadRing = OwnedBuffer(zeroed: capacity)
         lowRing = OwnedBuffer(zeroed: capacity)
         midRing = OwnedBuffer(zeroed: capacity)
+        lowLevelRing = OwnedBuffer(zeroed: capacity)
+        highRing = OwnedBuffer(zeroed: capacity)
+        highLevels = OwnedBuffer(zeroed: OnsetStrength.bandCount - BeatAnalyzer.highBand)
+        phaseScratch = OwnedBuffer(zeroed: 2 * capacity + 1)
         newEnergy = SpectralNovelty(bins: onset.bins)
         fluxRing = OwnedBuffer(zeroed: capacity)
         novelRing = OwnedBuffer(zeroed: capacity)
@@ -225,6 +236,14 @@ public final class TempoTracker {
         broadRing[framesIn % capacity] = value
         lowRing[framesIn % capacity] = onset.lastLowFlux
         midRing[framesIn % capacity] = onset.lastMidFlux
+        lowLevelRing[framesIn % capacity] = onset.lastLowLevel
+        var high: Float = 0
+        for q in 0..<highLevels.count {
+            let level = onset.bandLevels[BeatAnalyzer.highBand + q]
+            high += max(0, level - highLevels[q])
+            highLevels[q] = level
+        }
+        highRing[framesIn % capacity] = high
         beatSum += beatValue; beatSumSquares += beatValue * beatValue
         framesIn += 1
         head = (head + 1) % capacity
