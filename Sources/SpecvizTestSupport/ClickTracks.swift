@@ -185,6 +185,22 @@ public enum ClickTracks {
         return out
     }
 
+    /// Funk whose kicks and bass fall as often between the beats as on them (issue 37: funk
+    /// was on the off-beat for a whole track): kicks on 1, the "and" of 2 and the "and" of 3,
+    /// a bass and a clavinet stab on every off-beat eighth, a snare (a click) on 2 and 4 and a
+    /// hi-hat on every beat.
+    public static func syncopatedFunk(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let kicks = pattern(bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick)], seconds: seconds, sampleRate: sampleRate)
+        let top = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)] + (0..<4).map { (Double($0), Voice.hat) },
+            seconds: seconds, sampleRate: sampleRate)
+        let offBeats = (0..<4).map { (Double($0) + 0.5, [55.0, 440, 554, 659], Float(0.5)) }
+        let stabs = notes(bpm: bpm, beatsPerBar: 4, notes: offBeats, seconds: seconds, sampleRate: sampleRate)
+        var x = kicks
+        for i in x.indices { x[i] += 0.6 * top[i] + 0.3 * stabs[i] }
+        return x
+    }
+
     /// House with the hi-hats mixed far above the kick and a held bass on every off-beat
     /// (issue 37's held-out loss): a kick on every beat, a clap (a click) on 2 and 4, and
     /// half-way between the beats a hi-hat ~12 dB over the kick (RMS) and a synth-bass note (55 Hz,

@@ -278,15 +278,7 @@ final class BeatTrackerTests: XCTestCase {
     func testFunkWithSyncopatedKicksAndBassGetsTheBeatFromItsAttacks() {
         for bpm in [98.0, 116] {
             let seconds = 24.0
-            let kicks = ClickTracks.pattern(
-                bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick)], seconds: seconds, sampleRate: rate)
-            let top = ClickTracks.pattern(
-                bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)] + (0..<4).map { (Double($0), ClickTracks.Voice.hat) },
-                seconds: seconds, sampleRate: rate)
-            let offBeats = (0..<4).map { (Double($0) + 0.5, [55.0, 440, 554, 659], Float(0.5)) }
-            let stabs = ClickTracks.notes(bpm: bpm, beatsPerBar: 4, notes: offBeats, seconds: seconds, sampleRate: rate)
-            var x = kicks
-            for i in x.indices { x[i] += 0.6 * top[i] + 0.3 * stabs[i] }
+            let x = ClickTracks.syncopatedFunk(bpm: bpm, seconds: seconds, sampleRate: rate)
             let a = analyse(x)
             let beats = a.beats.map(\.time)
             let f = fMeasure(beats, grid(bpm: bpm, to: seconds - 0.1))

@@ -243,15 +243,7 @@ final class TempoTrackerTests: XCTestCase {
         let seconds = 30.0
         var shares: [Double] = []
         for bpm in [92.0, 98, 104, 110, 116, 122] {
-            let kicks = ClickTracks.pattern(
-                bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick)], seconds: seconds, sampleRate: rate)
-            let top = ClickTracks.pattern(
-                bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)] + (0..<4).map { (Double($0), ClickTracks.Voice.hat) },
-                seconds: seconds, sampleRate: rate)
-            let offBeats = (0..<4).map { (Double($0) + 0.5, [55.0, 440, 554, 659], Float(0.5)) }
-            let stabs = ClickTracks.notes(bpm: bpm, beatsPerBar: 4, notes: offBeats, seconds: seconds, sampleRate: rate)
-            var x = kicks
-            for i in x.indices { x[i] += 0.6 * top[i] + 0.3 * stabs[i] }
+            let x = ClickTracks.syncopatedFunk(bpm: bpm, seconds: seconds, sampleRate: rate)
             let tracker = track(x).0
             let period = 60 / bpm
             let late = tracker.predictedBeats.filter { $0 > 14 && $0 < seconds - 1 }
