@@ -237,7 +237,7 @@ final class TempoTrackerTests: XCTestCase {
     /// the beats from 14 s on that are on the beat: 0.23 at 92 BPM, 0 at 98–122). The phase
     /// audit reads the offline evidence on the predicted beats (the kicks; where they mark
     /// neither phase, the broadband flux, the log rise and the high band) and moves them:
-    /// now 1.0 at 98 and 122 BPM and 0.4–0.6 between (the grid still goes back to the
+    /// now 1.0 at 98 and 122 BPM and 0.4–0.85 between (the grid still goes back to the
     /// off-beat for a while when the programme's own marks move).
     func testLiveBeatsOfSyncopatedFunkComeOntoTheBeat() {
         let seconds = 30.0
@@ -253,5 +253,23 @@ final class TempoTrackerTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(shares.filter { $0 >= 0.9 }.count, 2, "on-beat shares \(shares)")
         XCTAssertGreaterThan(shares.reduce(0, +) / Double(shares.count), 0.6, "on-beat shares \(shares)")
+    }
+
+    /// Loud-hat house (hats ~12 dB over the kick and a held 55 Hz bass on every off-beat): the
+    /// programme's marks sit on the bass. The phase audit's kicks come from the energy below
+    /// 200 Hz in quarter frames (`LowBandEnergy`): in the tracker's own ~23 ms frames the held
+    /// bass flickered (one period per window) and read as decaying kicks at the off-beats
+    /// (kick ratio +0.6 on the off-beat grid), and every beat from 14 s on stayed there (share
+    /// on the beat 0 at 118 and 124 BPM); now all of them are on the kick.
+    func testLiveBeatsOfLoudHatHouseAreOnTheKick() {
+        let seconds = 30.0
+        for bpm in [118.0, 124] {
+            let tracker = track(ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate)).0
+            let period = 60 / bpm
+            let late = tracker.predictedBeats.filter { $0 > 14 && $0 < seconds - 1 }
+            XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 15) / period, "\(bpm)")
+            let onBeat = late.filter { abs($0 / period - ($0 / period).rounded()) < 0.1 }.count
+            XCTAssertGreaterThanOrEqual(Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(8))")
+        }
     }
 }

@@ -20,15 +20,17 @@ public struct ZeroPhaseLowPass {
         let fc = min(cutoff, 0.45 * sampleRate)
         guard fc != self.cutoff else { return }
         self.cutoff = fc
-        let w0 = 2 * Double.pi * fc / sampleRate
+        (b0, b1, b2, a1, a2) = Self.design(cutoff: fc, sampleRate: sampleRate)
+    }
+
+    /// The Butterworth low-pass's coefficients (b0, b1, b2, a1, a2; a0 = 1) for `cutoff` Hz at
+    /// `sampleRate` Hz.
+    static func design(cutoff: Double, sampleRate: Double) -> (Double, Double, Double, Double, Double) {
+        let w0 = 2 * Double.pi * cutoff / sampleRate
         let alpha = sin(w0) / (2 * 0.5.squareRoot())
         let c = cos(w0)
         let a0 = 1 + alpha
-        b0 = (1 - c) / 2 / a0
-        b1 = (1 - c) / a0
-        b2 = b0
-        a1 = -2 * c / a0
-        a2 = (1 - alpha) / a0
+        return ((1 - c) / 2 / a0, (1 - c) / a0, (1 - c) / 2 / a0, -2 * c / a0, (1 - alpha) / a0)
     }
 
     /// Filters `count` samples from `input` into `output` forward then backward

@@ -17,9 +17,9 @@ extension TempoTracker {
     /// (`BeatAnalyzer.kickShift`, `kickCover`, `attackShift`); nil with fewer than
     /// `phaseGridBeats` beats heard whose ±0.5 s the history holds.
     func beatsOffTheBeat() -> Bool? {
-        // Frames whose local mean (±0.5 s) has been heard; the kick's decay is read 3 frames on.
+        // Frames whose local mean (±0.5 s) has been heard; the kick's decay is read 5 frames on.
         let half = Int((0.5 * frameRate).rounded())
-        let newest = framesIn - 1 - max(half, 3), oldest = max(0, framesIn - capacity + 3)
+        let newest = framesIn - 1 - max(half, 5), oldest = max(0, framesIn - capacity + 3)
         guard newest - oldest > 4 * half else { return nil }
         var beats: [Double] = []
         forEachHeardBeat(from: auditFrom) { f in
@@ -73,13 +73,34 @@ extension TempoTracker {
         return (log((a + 0.1) / (b + 0.1)), Double(covered) / Double(beats.count - 1))
     }
 
-    /// `PercussiveLow`'s kick at frame `i` in this tracker's frames (~23 ms: the new energy
-    /// over the 2 frames before, the decay read 2–3 frames after); needs frame i + 3 heard.
-    func kickAt(_ i: Int) -> Float {
-        func at(_ j: Int) -> Float { j > framesIn - capacity && j < framesIn ? lowLevelRing[j % capacity] : 0 }
-        let peak = max(at(i), at(i + 1))
-        guard peak > 0 else { return 0 }
-        let earlier = max(at(i - 1), at(i - 2)), later = max(at(i + 2), at(i + 3))
-        return log(1 + 10 * max(0, peak - earlier) * min(1, max(0, 1 - later / peak)))
+    /// `PercussiveLow`'s kick at frame `i` (`updateKicks`); frame i + 5 must have been heard.
+    @inline(__always)
+    func kickAt(_ i: Int) -> Float { kickRing[i % capacity] }
+
+    /// After frame n's quarters (`LowBandEnergy`) came in: the low band's level at the quarters
+    /// whose four are now heard (the RMS over quarters j…j+3, a ~23 ms window, scaled so a
+    /// full-scale sine reads 1), and the kick of frame n − 5, the largest of its four quarters'
+    /// (as offline: the new energy over the ~35 ms before, 6 quarters, and the decay read
+    /// 46–92 ms after, quarters 8…15).
+    func updateKicks() {
+        let n = framesIn, ring = 4 * capacity, scale = 1 / Float(hop / 2)
+        for j in max(0, 4 * n - 3)...(4 * n) {
+            var e: Float = 0
+            for k in j...(j + 3) { e += lowQuarters[k % ring] }
+            lowLevels[j % ring] = (e * scale).squareRoot()
+        }
+        let i = n - 5
+        guard i >= 0 else { return }
+        func level(_ j: Int) -> Float { j >= 0 ? lowLevels[j % ring] : 0 }
+        var kick: Float = 0
+        for j in (4 * i)..<(4 * i + 4) {
+            let peak = max(level(j), level(j + 1), level(j + 2))
+            guard peak > 0 else { continue }
+            var earlier: Float = 0, later: Float = 0
+            for k in (j - 6)..<j { earlier = max(earlier, level(k)) }
+            for k in (j + 8)...(j + 15) { later = max(later, level(k)) }
+            kick = max(kick, log(1 + 10 * max(0, peak - earlier) * min(1, max(0, 1 - later / peak))))
+        }
+        kickRing[i % capacity] = kick
     }
 }

@@ -90,10 +90,14 @@ public final class TempoTracker {
     let broadRing: OwnedBuffer<Float>
     let lowRing: OwnedBuffer<Float>
     let midRing: OwnedBuffer<Float>
-    // The live phase audit's evidence (`beatsOffTheBeat`): the low band's summed magnitude
-    // (the kicks are read from it), the high band's flux (~2.6–5 kHz), the previous frame's
-    // high band levels, and scratch for the normalisation.
-    let lowLevelRing: OwnedBuffer<Float>
+    // The live phase audit's evidence (`beatsOffTheBeat`): the energy below 200 Hz by quarter
+    // frame, its level over four quarters and the kicks read from it (`updateKicks`), the high
+    // band's flux (~2.6–5 kHz), the previous frame's high band levels, and scratch for the
+    // normalisation.
+    let lowQuarters: OwnedBuffer<Float>
+    let lowLevels: OwnedBuffer<Float>
+    let kickRing: OwnedBuffer<Float>
+    private var lowBand: LowBandEnergy
     let highRing: OwnedBuffer<Float>
     private let highLevels: OwnedBuffer<Float>
     let phaseScratch: OwnedBuffer<Float>
@@ -157,7 +161,10 @@ public final class TempoTracker {
         broadRing = OwnedBuffer(zeroed: capacity)
         lowRing = OwnedBuffer(zeroed: capacity)
         midRing = OwnedBuffer(zeroed: capacity)
-        lowLevelRing = OwnedBuffer(zeroed: capacity)
+        lowQuarters = OwnedBuffer(zeroed: 4 * capacity)
+        lowLevels = OwnedBuffer(zeroed: 4 * capacity)
+        kickRing = OwnedBuffer(zeroed: capacity)
+        lowBand = LowBandEnergy(sampleRate: sampleRate)
         highRing = OwnedBuffer(zeroed: capacity)
         highLevels = OwnedBuffer(zeroed: OnsetStrength.bandCount - BeatAnalyzer.highBand)
         phaseScratch = OwnedBuffer(zeroed: 2 * capacity + 1)
@@ -190,6 +197,7 @@ public final class TempoTracker {
     /// Forgets all history and the display (e.g. when the source changes).
     public func reset() {
         onset.reset()
+        lowBand.reset()
         newEnergy.reset()
         harmony.reset()
         filter.reset()
@@ -236,7 +244,8 @@ public final class TempoTracker {
         broadRing[framesIn % capacity] = value
         lowRing[framesIn % capacity] = onset.lastLowFlux
         midRing[framesIn % capacity] = onset.lastMidFlux
-        lowLevelRing[framesIn % capacity] = onset.lastLowLevel
+        lowBand.push(pending.base, count: hop, parts: 4, into: lowQuarters.base + 4 * (framesIn % capacity))
+        updateKicks()
         var high: Float = 0
         for q in 0..<highLevels.count {
             let level = onset.bandLevels[BeatAnalyzer.highBand + q]
