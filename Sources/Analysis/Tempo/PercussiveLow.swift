@@ -35,17 +35,26 @@ enum PercussiveLow {
         let n = level.count
         var out = [Float](repeating: 0, count: n)
         func at(_ j: Int) -> Float { j >= 0 && j < n ? level[j] : 0 }
-        for i in 0..<n {
-            let peak = max(at(i), at(i + 1))
-            guard peak > 0 else { continue }
-            var earlier: Float = 0, later: Float = 0
-            for j in (i - before)..<i { earlier = max(earlier, at(j)) }
-            for j in (i + horizon)..<(i + horizon + span) { later = max(later, at(j)) }
-            let rise = max(0, peak - earlier)
-            let decay = min(1, max(0, 1 - later / peak))
-            out[i] = log(1 + 10 * rise * decay)
-        }
+        for i in 0..<n { out[i] = kick(at: i, peak: 2, before: before, horizon: horizon, span: span, at) }
         return out
+    }
+
+    /// The kick at position `i` of a level sequence `level` (≥ 0): the peak over `peak`
+    /// positions from i, its rise over the largest of the `before` positions before, times the
+    /// share of it gone at positions i + `horizon` … i + `horizon` + `span` − 1, as
+    /// log(1 + 10 · rise · decay). Offline on ~11.6 ms frames; live on ~5.8 ms quarter frames
+    /// (`TempoTracker.updateKicks`).
+    @inline(__always)
+    static func kick(at i: Int, peak width: Int, before: Int, horizon: Int, span: Int, _ level: (Int) -> Float) -> Float {
+        var peak: Float = 0
+        for j in i..<(i + width) { peak = max(peak, level(j)) }
+        guard peak > 0 else { return 0 }
+        var earlier: Float = 0, later: Float = 0
+        for j in (i - before)..<i { earlier = max(earlier, level(j)) }
+        for j in (i + horizon)..<(i + horizon + span) { later = max(later, level(j)) }
+        let rise = max(0, peak - earlier)
+        let decay = min(1, max(0, 1 - later / peak))
+        return log(1 + 10 * rise * decay)
     }
 }
 
@@ -57,15 +66,23 @@ extension BeatAnalyzer {
     /// share of half-beats where `o` reaches 1 (one deviation of the normalised envelope).
     func beatToHalfBeat(_ o: [Float], beats: [Int]) -> (ratio: Double, halfCover: Double) {
         guard beats.count >= 2 else { return (0, 0) }
+        return Self.beatToHalfBeat(
+            count: beats.count, atBeat: { strength(o, at: Double(beats[$0])) },
+            atHalf: { strength(o, at: Double(beats[$0] + beats[$0 + 1]) / 2) })
+    }
+
+    /// `beatToHalfBeat` of `count` (≥ 2) beats whose strength is `atBeat(k)`, and `atHalf(k)`
+    /// half-way between beat k and beat k + 1 (also for `TempoTracker`'s live beats).
+    static func beatToHalfBeat(count: Int, atBeat: (Int) -> Float, atHalf: (Int) -> Float) -> (ratio: Double, halfCover: Double) {
         var on: Float = 0, off: Float = 0, covered = 0
-        for k in 0..<beats.count { on += strength(o, at: Double(beats[k])) }
-        for k in 0..<(beats.count - 1) {
-            let s = strength(o, at: Double(beats[k] + beats[k + 1]) / 2)
+        for k in 0..<count { on += atBeat(k) }
+        for k in 0..<(count - 1) {
+            let s = atHalf(k)
             off += s
             if s >= 1 { covered += 1 }
         }
-        let a = Double(on) / Double(beats.count), b = Double(off) / Double(beats.count - 1)
-        return (log((a + 0.1) / (b + 0.1)), Double(covered) / Double(beats.count - 1))
+        let a = Double(on) / Double(count), b = Double(off) / Double(count - 1)
+        return (log((a + 0.1) / (b + 0.1)), Double(covered) / Double(count - 1))
     }
 
     /// The grid moved by half a beat when its kicks (`kick`: the normalised `PercussiveLow`

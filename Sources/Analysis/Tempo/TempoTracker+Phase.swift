@@ -27,7 +27,7 @@ extension TempoTracker {
         }
         guard beats.count >= Self.phaseGridBeats else { return nil }
         let span = oldest...newest
-        let kick = phaseRatio(span, beats, cover: true) { self.kickAt($0) }
+        let kick = phaseRatio(span, beats) { self.kickAt($0) }
         if kick.ratio <= -BeatAnalyzer.kickShift { return kick.halfCover >= BeatAnalyzer.kickCover }
         guard kick.ratio < BeatAnalyzer.kickShift else { return false }
         let limits = BeatAnalyzer.attackShift
@@ -41,7 +41,7 @@ extension TempoTracker {
 
     /// `BeatAnalyzer.beatToHalfBeat` of the envelope `value` over frames `span`, normalised as
     /// `BeatAnalyzer.normalised` does, at the frame positions `beats`.
-    private func phaseRatio(_ span: ClosedRange<Int>, _ beats: [Double], cover: Bool = false, _ value: (Int) -> Float)
+    private func phaseRatio(_ span: ClosedRange<Int>, _ beats: [Double], _ value: (Int) -> Float)
         -> (ratio: Double, halfCover: Double)
     {
         let n = span.count, half = Int((0.5 * frameRate).rounded())
@@ -62,15 +62,8 @@ extension TempoTracker {
             for j in max(0, c - 1)...min(n - 1, c + 1) { s = max(s, out[j] / sd) }
             return s
         }
-        var on: Float = 0, off: Float = 0, covered = 0
-        for k in beats.indices { on += strength(beats[k]) }
-        for k in 0..<(beats.count - 1) {
-            let s = strength((beats[k] + beats[k + 1]) / 2)
-            off += s
-            if s >= 1 { covered += 1 }
-        }
-        let a = Double(on) / Double(beats.count), b = Double(off) / Double(beats.count - 1)
-        return (log((a + 0.1) / (b + 0.1)), Double(covered) / Double(beats.count - 1))
+        return BeatAnalyzer.beatToHalfBeat(
+            count: beats.count, atBeat: { strength(beats[$0]) }, atHalf: { strength((beats[$0] + beats[$0 + 1]) / 2) })
     }
 
     /// `PercussiveLow`'s kick at frame `i` (`updateKicks`); frame i + 5 must have been heard.
@@ -93,14 +86,7 @@ extension TempoTracker {
         guard i >= 0 else { return }
         func level(_ j: Int) -> Float { j >= 0 ? lowLevels[j % ring] : 0 }
         var kick: Float = 0
-        for j in (4 * i)..<(4 * i + 4) {
-            let peak = max(level(j), level(j + 1), level(j + 2))
-            guard peak > 0 else { continue }
-            var earlier: Float = 0, later: Float = 0
-            for k in (j - 6)..<j { earlier = max(earlier, level(k)) }
-            for k in (j + 8)...(j + 15) { later = max(later, level(k)) }
-            kick = max(kick, log(1 + 10 * max(0, peak - earlier) * min(1, max(0, 1 - later / peak))))
-        }
+        for j in (4 * i)..<(4 * i + 4) { kick = max(kick, PercussiveLow.kick(at: j, peak: 3, before: 6, horizon: 8, span: 8, level)) }
         kickRing[i % capacity] = kick
     }
 }
