@@ -185,6 +185,29 @@ public enum ClickTracks {
         return out
     }
 
+    /// A reggae one-drop: kick and rim (a click) on beat 3 only, a soft hi-hat on every eighth,
+    /// the bass on every beat, the guitar skank (a high chord stab) on 2 and 4 and an organ
+    /// bubble on every "and". Everything falls on the eighths and nothing between them: shown
+    /// at twice `bpm`, its beats are the eighths, the low band on alternate ones.
+    public static func oneDrop(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let drums = pattern(bpm: bpm, beatsPerBar: 4, hits: [(2, .kick), (2, .click)], seconds: seconds, sampleRate: sampleRate)
+        let hats = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: (0..<8).map { (Double($0) * 0.5, Voice.hat) },
+            seconds: seconds, sampleRate: sampleRate)
+        let bass = notes(
+            bpm: bpm, beatsPerBar: 4, notes: [(0, [55], 0.3), (1, [82.4], 0.3), (2, [55], 0.3), (3, [82.4], 0.3)],
+            seconds: seconds, sampleRate: sampleRate)
+        let skank = notes(
+            bpm: bpm, beatsPerBar: 4, notes: [(1, [523, 659, 784], 0.3), (3, [523, 659, 784], 0.3)],
+            seconds: seconds, sampleRate: sampleRate)
+        let organ = notes(
+            bpm: bpm, beatsPerBar: 4, notes: [0.5, 1.5, 2.5, 3.5].map { ($0, [262, 330, 392], Float(0.4)) },
+            seconds: seconds, sampleRate: sampleRate)
+        var out = drums
+        for i in out.indices { out[i] += 0.2 * hats[i] + bass[i] + skank[i] + organ[i] }
+        return out
+    }
+
     /// Funk whose kicks and bass fall as often between the beats as on them (issue 37: funk
     /// was on the off-beat for a whole track): kicks on 1, the "and" of 2 and the "and" of 3,
     /// a bass and a clavinet stab on every off-beat eighth, a snare (a click) on 2 and 4 and a

@@ -272,4 +272,21 @@ final class TempoTrackerTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(8))")
         }
     }
+
+    /// A one-drop at 66–76 BPM is shown at twice its tempo (everything falls on its eighths).
+    /// Live, the beats come at the slow beat: the grid has nothing half-way between its beats
+    /// and kicks on alternate ones. Before, two vetoes kept the fast grid to the end: "alternate
+    /// beats alike in the full band" (the hats, bass and organ fill every eighth) and "kicks
+    /// grouped in threes rather than twos" read without the bias of chance towards threes.
+    func testLiveBeatsOfAOneDropComeAtTheSlowBeat() {
+        let seconds = 30.0
+        for bpm in [66.0, 71, 76] {
+            let tracker = track(ClickTracks.oneDrop(bpm: bpm, seconds: seconds, sampleRate: rate)).0
+            let period = 60 / bpm
+            let late = tracker.predictedBeats.filter { $0 > 15 && $0 < seconds - 1 }
+            XCTAssertGreaterThan(late.count, 0, "\(bpm)")
+            XCTAssertLessThan(Double(late.count), 1.2 * (seconds - 16) / period, "\(bpm): beats \(late.prefix(8))")
+            XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 16) / period, "\(bpm): beats \(late.prefix(8))")
+        }
+    }
 }

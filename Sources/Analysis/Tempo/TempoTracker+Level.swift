@@ -84,11 +84,7 @@ extension TempoTracker {
         guard level == 1 else { return }
         guard let b = gridFeatures(broadRing.base), let low = gridFeaturesAndGroups(lowRing.base), let m = gridFeatures(midRing.base) else { return }
         var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
-        // Kicks grouped in threes (a waltz), or alternate beats alike in the full band: the
-        // beat is not half as fast.
-        // A bare pulse with nothing at all at its half- and third-beats (a metronome, a click
-        // track) stays as it is too: there is nothing to hear at half the rate.
-        if vote == 0.5 && (low.threes > low.twos || b.alternation >= 0.8 || b.mid + b.triplet < 0.01) { vote = 1 }
+        if vote == 0.5 && Self.keepsLevel(broad: b, threes: low.threes, twos: low.twos) { vote = 1 }
         if levelVotes.count == 3 { levelVotes.removeFirst() }
         levelVotes.append(vote)
         if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
@@ -97,6 +93,28 @@ extension TempoTracker {
             auditFrom = framesIn
         }
     }
+
+    /// Vetoes on a live vote for half the displayed tempo, read on the 8 s history (the offline
+    /// rule reads the whole track, whose features are steadier):
+    /// - kicks grouped in threes (a waltz): the contrast of the best grouping in threes beyond
+    ///   `threesOverTwos` × that in twos. By chance alone the best of three groups of n/3
+    ///   beats stands out about 1.8 × as far as the best of two groups of n/2 (the expected
+    ///   maximum of 3 and of 2 normal means: 0.85 σ·√(3/n) against 0.56 σ·√(2/n)), so a
+    ///   plain "threes > twos" vetoed 4/4 grooves whose kicks are syncopated (a ballad shown
+    ///   at twice its 59 BPM kept twice its beats for 17 s);
+    /// - alternate beats alike in the full band (a stride piano's bass and chord, a waltz),
+    ///   when something sounds half-way between them (`b.mid` ≥ `alikeNeedsMid`): with nothing
+    ///   there the beats are the eighths of a slower beat whose low band alternates (a one-drop
+    ///   at 67.5 BPM shown at 135: a chop on every eighth, the full band alike, the bass and
+    ///   kick on alternate ones). The development sets' live b.mid: ≤ 0.05 on such grids,
+    ///   0.21–0.30 on stride piano at its own tempo;
+    /// - a bare pulse with nothing at all at its half- and third-beats (a metronome, a click
+    ///   track): there is nothing to hear at half the rate.
+    static func keepsLevel(broad b: (mid: Double, alternation: Double, triplet: Double), threes: Double, twos: Double) -> Bool {
+        threes > threesOverTwos * twos || (b.alternation >= 0.8 && b.mid >= alikeNeedsMid) || b.mid + b.triplet < 0.01
+    }
+    static let threesOverTwos = 2.0
+    static let alikeNeedsMid = 0.1
 
     /// While doubled, the folded grid (every other predicted beat since the level changed,
     /// the parity whose broadband onsets are stronger) is read by the same rules; when
