@@ -210,6 +210,27 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertEqual(folded.bpm ?? 0, 132, accuracy: 2)
     }
 
+    /// A slow groove at 80–90 BPM whose eighths carry everything: a kick on every beat, a
+    /// rim click on 3, a softer click (an organ's stab) on every "and", a hi-hat on every
+    /// eighth, nothing in between. A folded beat this slow with that much half-way between
+    /// its beats was doubled (to 160–180) as drum & bass is; but nothing sounds a quarter of
+    /// the way between its beats, so the half-beats are its subdivision and the beat stays.
+    func testSlowGrooveWithNothingBetweenItsEighthsKeepsItsBeat() {
+        let seconds = 24.0
+        for bpm in [80.0, 85, 90] {
+            func layer(_ hits: [(Double, ClickTracks.Voice)]) -> [Float] {
+                ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: hits, seconds: seconds, sampleRate: rate)
+            }
+            let kicks = layer([0, 1, 2, 3].map { ($0, .kick) }), rim = layer([(2, .click)])
+            let stabs = layer([0.5, 1.5, 2.5, 3.5].map { ($0, .click) }), hats = layer((0..<8).map { (Double($0) / 2, .hat) })
+            var x = kicks
+            for i in x.indices { x[i] = 0.6 * kicks[i] + 0.6 * rim[i] + 0.2 * stabs[i] + 0.1 * hats[i] }
+            let a = analyse(x)
+            XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 1)
+            XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: bpm, to: seconds - 0.1)), 0.9, "\(bpm)")
+        }
+    }
+
     /// Drum & bass at 174 with a loud snare on 2 and 4 and kicks on 1 and the "and" of 3:
     /// folded to 87, the grid holds the snares and the kicks fall half-way between its beats,
     /// in the low band only (the mid band is quiet there). The tapped level is 174, offline

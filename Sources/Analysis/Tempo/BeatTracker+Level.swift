@@ -5,6 +5,18 @@ import Glibc
 #endif
 
 // Beat tracking, step 3: the metrical level (½, 1 or 2 × the folded beat).
+
+/// Level features of a beat grid on one band, each relative to the mean on the beats.
+struct GridFeatures {
+    /// Half-way between beats.
+    var mid: Double
+    /// The weaker over the stronger of alternate beats (1 = alike).
+    var alternation: Double
+    /// A third and two thirds of the way between beats.
+    var triplet: Double
+    /// A quarter and three quarters of the way between beats.
+    var quarter: Double
+}
 extension BeatAnalyzer {
     /// Envelope value near frame position `x` (max within ±`reach` frames).
     func strength(_ o: [Float], at x: Double, reach: Int = 1) -> Float {
@@ -14,10 +26,9 @@ extension BeatAnalyzer {
         return m
     }
 
-    /// Level features of a beat grid on one envelope: (half-beat ÷ beat, weaker ÷ stronger
-    /// of alternate beats, third-beat ÷ beat).
-    private func gridFeatures(_ o: [Float], beats: [Int]) -> (mid: Double, alternation: Double, triplet: Double) {
-        var on: Float = 0, mid: Float = 0, third: Float = 0, even: Float = 0, odd: Float = 0
+    /// Level features of a beat grid on one envelope (see `GridFeatures`).
+    private func gridFeatures(_ o: [Float], beats: [Int]) -> GridFeatures {
+        var on: Float = 0, mid: Float = 0, third: Float = 0, quarter: Float = 0, even: Float = 0, odd: Float = 0
         var evenCount: Float = 0, oddCount: Float = 0
         for k in 0..<beats.count {
             let s = strength(o, at: Double(beats[k]))
@@ -27,29 +38,31 @@ extension BeatAnalyzer {
                 let a = Double(beats[k]), b = Double(beats[k + 1])
                 mid += strength(o, at: (a + b) / 2)
                 third += 0.5 * (strength(o, at: a + (b - a) / 3) + strength(o, at: a + 2 * (b - a) / 3))
+                quarter += 0.5 * (strength(o, at: a + (b - a) / 4) + strength(o, at: a + 3 * (b - a) / 4))
             }
         }
         let onMean = max(on / Float(beats.count), 1e-6)
         let pairs = Float(max(1, beats.count - 1))
         let e = even / max(1, evenCount), d = odd / max(1, oddCount)
-        return (Double(mid / pairs / onMean), Double(min(e, d) / max(max(e, d), 1e-6)), Double(third / pairs / onMean))
+        return GridFeatures(
+            mid: Double(mid / pairs / onMean), alternation: Double(min(e, d) / max(max(e, d), 1e-6)),
+            triplet: Double(third / pairs / onMean), quarter: Double(quarter / pairs / onMean))
     }
 
     /// ½, 1 or 2: the ratio of the tapped beat to the folded grid `beats` at `tempo` BPM, and
     /// the grid's broadband features (which also tell a compound metre).
     func chooseLevel(broad: [Float], low: [Float], mid: [Float], beats: [Int], tempo: Double)
-        -> (factor: Double, broad: (mid: Double, alternation: Double, triplet: Double))
+        -> (factor: Double, broad: GridFeatures)
     {
         let b = gridFeatures(broad, beats: beats), l = gridFeatures(low, beats: beats), m = gridFeatures(mid, beats: beats)
         lastLevelFeatures = [b.mid, b.alternation, b.triplet, l.mid, l.alternation, l.triplet, m.mid, m.alternation, m.triplet]
-        return (Self.levelRule(tempo: tempo, broad: b, low: l, mid: m), b)
+        let factor = Self.levelRule(tempo: tempo, broad: b, low: l, mid: m)
+        return (factor == 2 && Self.halfBeatsSubdivide(b) ? 1 : factor, b)
     }
 
     /// The level rules on grid features of the folded beat (also used causally by `TempoTracker`).
     static func levelRule(
-        tempo: Double, broad b: (mid: Double, alternation: Double, triplet: Double),
-        low l: (mid: Double, alternation: Double, triplet: Double),
-        mid m: (mid: Double, alternation: Double, triplet: Double)
+        tempo: Double, broad b: GridFeatures, low l: GridFeatures, mid m: GridFeatures
     ) -> Double {
         // Twice as fast: a slow folded beat (≤ 92 BPM) with a strong mid-band pulse (snare
         // body, chords) half-way between beats: drum & bass's snare on 2 and 4 at 174, a
@@ -63,6 +76,28 @@ extension BeatAnalyzer {
         if tempo >= 110 && b.mid < 0.25 && b.triplet < 0.3 && l.alternation < 0.75 { return 0.5 }
         return 1
     }
+    /// Whether the half-beats of a slow folded grid are its subdivision rather than beats: weaker
+    /// than the beats (`mid` < `equalHalfBeat`) and with nothing below them, a quarter of the
+    /// way between beats (`quarter` < `subdivision`), where a doubled beat would have its own
+    /// half-beats (hats, eighth notes). Then the folded beat is the beat, however much sounds
+    /// half-way (a slow groove whose chords or organ fill the eighths), and `levelRule`'s
+    /// doubling is not taken. Half-beats as strong as the beats are beats themselves (a
+    /// drumless waltz at 180, every beat a note, nothing between). Offline only: live, the first
+    /// seconds of history read the half-beats weaker (that waltz: 0.69 at 6 s, 1.0 at 12 s),
+    /// as strong as a slow groove's.
+    static func halfBeatsSubdivide(_ b: GridFeatures) -> Bool {
+        b.mid < equalHalfBeat && b.quarter < subdivision
+    }
+    /// Broadband flux a quarter of the way between the folded beats, relative to on them, that
+    /// a doubling needs: not nothing at all. Development sets: 0.14–1.0 on every track shown
+    /// at half its beat (a drumless waltz at 176 lowest: its melody's notes are few between
+    /// its beats), 0.02–0.05 on the slow 4/4 grooves the rule doubled wrongly whose
+    /// half-beats were their eighths (a song's, 0.15, and a funk's, 0.66, stay doubled).
+    static let subdivision = 0.1
+    /// Broadband flux half-way between the folded beats, relative to on them, from which the
+    /// half-beats are beats in their own right, whatever lies between (development sets: 0.61–0.85
+    /// on the slow grooves above; 0.95 on a drumless waltz at 180 whose notes fall on its beats only).
+    static let equalHalfBeat = 0.9
     /// Low-band flux half-way between the folded beats, relative to on them, from which a
     /// slow folded beat doubles (public tempo set: the two drum & bass tracks only this rule
     /// doubles read 1.12 and 1.72; every level-1 track under 92 BPM reads at most 0.61).

@@ -14,10 +14,9 @@ extension TempoTracker {
     }
 
     /// Grid features of the predicted beats in the history on one band ring, as
-    /// `BeatAnalyzer`'s: (half-beat ÷ beat, weaker ÷ stronger of alternate beats,
-    /// third-beat ÷ beat); nil with fewer than `minGridBeats` beats heard.
+    /// `BeatAnalyzer`'s (`GridFeatures`); nil with fewer than `minGridBeats` beats heard.
     private func gridFeatures(_ r: UnsafeMutablePointer<Float>, from first: Int = 0, every: Int = 1, parity: Int = 0)
-        -> (mid: Double, alternation: Double, triplet: Double)?
+        -> GridFeatures?
     {
         gridFeaturesAndGroups(r, from: first, every: every, parity: parity)?.features
     }
@@ -25,11 +24,11 @@ extension TempoTracker {
     /// `gridFeatures`, and the accent contrast of the best grouping of the beats in twos and
     /// in threes (mean of the accented beats over the mean of all, minus 1).
     private func gridFeaturesAndGroups(_ r: UnsafeMutablePointer<Float>, from first: Int = 0, every: Int = 1, parity: Int = 0)
-        -> (features: (mid: Double, alternation: Double, triplet: Double), twos: Double, threes: Double)?
+        -> (features: GridFeatures, twos: Double, threes: Double)?
     {
         let stats = bandStats(r)
         func strength(_ x: Double) -> Float { bandStrength(r, at: x, stats) }
-        var on: Float = 0, mid: Float = 0, third: Float = 0, even: Float = 0, odd: Float = 0
+        var on: Float = 0, mid: Float = 0, third: Float = 0, quarter: Float = 0, even: Float = 0, odd: Float = 0
         var count = 0, evenCount: Float = 0, oddCount: Float = 0, pairs: Float = 0
         var previous: Double?
         var byThree: (Float, Float, Float) = (0, 0, 0)
@@ -49,6 +48,7 @@ extension TempoTracker {
             if let p = previous {
                 mid += strength((p + f) / 2)
                 third += 0.5 * (strength(p + (f - p) / 3) + strength(p + 2 * (f - p) / 3))
+                quarter += 0.5 * (strength(p + (f - p) / 4) + strength(p + 3 * (f - p) / 4))
                 pairs += 1
             }
             previous = f
@@ -59,7 +59,10 @@ extension TempoTracker {
         let twos = Double(max(e, d) / onMean) - 1
         let thirds = Float(count) / 3
         let threes = Double(max(byThree.0, byThree.1, byThree.2) / max(thirds, 1) / onMean) - 1
-        return ((Double(mid / pairs / onMean), Double(min(e, d) / max(max(e, d), 1e-6)), Double(third / pairs / onMean)), twos, threes)
+        let features = GridFeatures(
+            mid: Double(mid / pairs / onMean), alternation: Double(min(e, d) / max(max(e, d), 1e-6)),
+            triplet: Double(third / pairs / onMean), quarter: Double(quarter / pairs / onMean))
+        return (features, twos, threes)
     }
 
     /// Predicted beats in the history the grid features need. With 6 instead of 8 a 174 BPM
@@ -110,7 +113,7 @@ extension TempoTracker {
     ///   0.21–0.30 on stride piano at its own tempo;
     /// - a bare pulse with nothing at all at its half- and third-beats (a metronome, a click
     ///   track): there is nothing to hear at half the rate.
-    static func keepsLevel(broad b: (mid: Double, alternation: Double, triplet: Double), threes: Double, twos: Double) -> Bool {
+    static func keepsLevel(broad b: GridFeatures, threes: Double, twos: Double) -> Bool {
         threes > threesOverTwos * twos || (b.alternation >= 0.8 && b.mid >= alikeNeedsMid) || b.mid + b.triplet < 0.01
     }
     static let threesOverTwos = 2.0
