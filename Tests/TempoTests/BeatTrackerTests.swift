@@ -214,7 +214,8 @@ final class BeatTrackerTests: XCTestCase {
     /// rim click on 3, a softer click (an organ's stab) on every "and", a hi-hat on every
     /// eighth, nothing in between. A folded beat this slow with that much half-way between
     /// its beats was doubled (to 160–180) as drum & bass is; but nothing sounds a quarter of
-    /// the way between its beats, so the half-beats are its subdivision and the beat stays.
+    /// the way between its beats, so the half-beats are its subdivision and the beat stays,
+    /// offline and in the live display (once it has shown a level, from 10 s on).
     func testSlowGrooveWithNothingBetweenItsEighthsKeepsItsBeat() {
         let seconds = 24.0
         for bpm in [80.0, 85, 90] {
@@ -228,6 +229,10 @@ final class BeatTrackerTests: XCTestCase {
             let a = analyse(x)
             XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 1)
             XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: bpm, to: seconds - 0.1)), 0.9, "\(bpm)")
+            let shown = a.updates.filter { $0.time > 10 }.compactMap { u in u.display.map { $0.bpm * u.level } }
+            XCTAssertFalse(shown.isEmpty, "\(bpm)")
+            let right = shown.filter { abs($0 - bpm) <= 1 }.count
+            XCTAssertGreaterThanOrEqual(Double(right), 0.9 * Double(shown.count), "\(bpm): shown \(shown)")
         }
     }
 

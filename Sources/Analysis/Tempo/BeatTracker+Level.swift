@@ -82,9 +82,10 @@ extension BeatAnalyzer {
     /// half-beats (hats, eighth notes). Then the folded beat is the beat, however much sounds
     /// half-way (a slow groove whose chords or organ fill the eighths), and `levelRule`'s
     /// doubling is not taken. Half-beats as strong as the beats are beats themselves (a
-    /// drumless waltz at 180, every beat a note, nothing between). Offline only: live, the first
-    /// seconds of history read the half-beats weaker (that waltz: 0.69 at 6 s, 1.0 at 12 s),
-    /// as strong as a slow groove's.
+    /// drumless waltz at 180, every beat a note, nothing between). Live, the first seconds of
+    /// history read that waltz's half-beats weaker (0.69 at 6 s, 1.0 at 12 s), as a slow groove's:
+    /// there `TempoTracker.halfBeatsSubdivide` also asks the low band whether the grid is a bar
+    /// of three folded into two.
     static func halfBeatsSubdivide(_ b: GridFeatures) -> Bool {
         b.mid < equalHalfBeat && b.quarter < subdivision
     }

@@ -88,6 +88,7 @@ extension TempoTracker {
         guard let b = gridFeatures(broadRing.base), let low = gridFeaturesAndGroups(lowRing.base), let m = gridFeatures(midRing.base) else { return }
         var vote = BeatAnalyzer.levelRule(tempo: shown.bpm, broad: b, low: low.features, mid: m)
         if vote == 0.5 && Self.keepsLevel(broad: b, threes: low.threes, twos: low.twos) { vote = 1 }
+        if vote == 2 && Self.halfBeatsSubdivide(broad: b, threes: low.threes) { vote = 1 }
         if levelVotes.count == 3 { levelVotes.removeFirst() }
         levelVotes.append(vote)
         if levelVotes.count == 3 && levelVotes.allSatisfy({ $0 == vote }) && vote != level {
@@ -118,6 +119,20 @@ extension TempoTracker {
     }
     static let threesOverTwos = 2.0
     static let alikeNeedsMid = 0.1
+
+    /// Whether the half-beats of a slow folded grid are its subdivision, not beats: the offline
+    /// check (`BeatAnalyzer.halfBeatsSubdivide`: half-beats weaker than the beats, nothing a
+    /// quarter of the way between them), unless the low band marks one folded beat in three
+    /// (`threes` ≥ `barOfThree`). Then the grid is a bar of three beats folded into two, whose
+    /// half-beats are beats: over its first seconds a drumless waltz at 180 reads 0.69–0.89
+    /// half-way and 0.03 at the quarter-beats, as a one-drop's eighths do (0.77–0.90, 0.02–0.08),
+    /// but its bass note falls on one folded beat in three (1.96; one-drops 0.44–0.85).
+    static func halfBeatsSubdivide(broad b: GridFeatures, threes: Double) -> Bool {
+        BeatAnalyzer.halfBeatsSubdivide(b) && threes < barOfThree
+    }
+    /// The low band's contrast of one folded beat in three (3 × its share of the beats' low-band
+    /// flux − 1; 2 = all of it) from which the grid is read as a bar of three.
+    static let barOfThree = 1.5
 
     /// While doubled, the folded grid (every other predicted beat since the level changed,
     /// the parity whose broadband onsets are stronger) is read by the same rules; when
