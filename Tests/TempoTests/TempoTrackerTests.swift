@@ -273,6 +273,25 @@ final class TempoTrackerTests: XCTestCase {
         }
     }
 
+    /// House that locks on its kicks for 12 s, then brings in a held bass and loud hats on every
+    /// off-beat, the kick still on every beat: the programme's marks go to the off-beat (the
+    /// low band's bass outweighs the kick), but the kicks since the beats' period was set fall
+    /// on the beats, so the beats do not jump there.
+    func testLiveBeatsStayOnTheKicksWhenAnOffBeatBassComesIn() {
+        let seconds = 30.0
+        for bpm in [118.0, 124] {
+            let plain = ClickTracks.fourOnTheFloor(bpm: bpm, seconds: seconds, sampleRate: rate)
+            var x = ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate)
+            for i in 0..<(12 * rate) { x[i] = plain[i] }
+            let tracker = track(x).0
+            let period = 60 / bpm
+            let late = tracker.predictedBeats.filter { $0 > 14 && $0 < seconds - 1 }
+            XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 15) / period, "\(bpm)")
+            let onBeat = late.filter { abs($0 / period - ($0 / period).rounded()) < 0.1 }.count
+            XCTAssertGreaterThanOrEqual(Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(12))")
+        }
+    }
+
     /// A one-drop at 66–76 BPM is shown at twice its tempo (everything falls on its eighths).
     /// Live, the beats come at the slow beat: the grid has nothing half-way between its beats
     /// and kicks on alternate ones. Before, two vetoes kept the fast grid to the end: "alternate

@@ -17,16 +17,7 @@ extension TempoTracker {
     /// (`BeatAnalyzer.kickShift`, `kickCover`, `attackShift`); nil with fewer than
     /// `phaseGridBeats` beats heard whose ±0.5 s the history holds.
     func beatsOffTheBeat() -> Bool? {
-        // Frames whose local mean (±0.5 s) has been heard; the kick's decay is read 5 frames on.
-        let half = Int((0.5 * frameRate).rounded())
-        let newest = framesIn - 1 - max(half, 5), oldest = max(0, framesIn - capacity + 3)
-        guard newest - oldest > 4 * half else { return nil }
-        var beats: [Double] = []
-        forEachHeardBeat(from: auditFrom) { f in
-            if f - 1 >= Double(oldest + half), f + 1 <= Double(newest - half) { beats.append(f) }
-        }
-        guard beats.count >= Self.phaseGridBeats else { return nil }
-        let span = oldest...newest
+        guard let (span, beats) = auditedBeats(from: auditFrom) else { return nil }
         let kick = phaseRatio(span, beats) { self.kickAt($0) }
         if kick.ratio <= -BeatAnalyzer.kickShift { return kick.halfCover >= BeatAnalyzer.kickCover }
         guard kick.ratio < BeatAnalyzer.kickShift else { return false }
@@ -38,6 +29,30 @@ extension TempoTracker {
 
     /// Predicted beats an audit of the phase reads (8, as the offline decision's least).
     static let phaseGridBeats = 8
+
+    /// Whether the kicks fall on the predicted beats since the last audit and since the beats
+    /// took their period (`periodFrom`: a tempo change's old beats say nothing of the new), as
+    /// clearly as `beatsOffTheBeat` asks of kicks half-way to move them (log ratio ≥
+    /// `BeatAnalyzer.kickShift`); nil with fewer than `phaseGridBeats` beats heard.
+    func kicksOnTheBeat() -> Bool? {
+        guard let (span, beats) = auditedBeats(from: max(auditFrom, periodFrom)) else { return nil }
+        return phaseRatio(span, beats) { self.kickAt($0) }.ratio >= BeatAnalyzer.kickShift
+    }
+
+    /// The frames an audit reads (their local mean, ±0.5 s, heard; the kick's decay is read 5
+    /// frames on) and the predicted beats since frame `first` within them; nil with fewer than
+    /// `phaseGridBeats` beats.
+    private func auditedBeats(from first: Int) -> (span: ClosedRange<Int>, beats: [Double])? {
+        let half = Int((0.5 * frameRate).rounded())
+        let newest = framesIn - 1 - max(half, 5), oldest = max(0, framesIn - capacity + 3)
+        guard newest - oldest > 4 * half else { return nil }
+        var beats: [Double] = []
+        forEachHeardBeat(from: first) { f in
+            if f - 1 >= Double(oldest + half), f + 1 <= Double(newest - half) { beats.append(f) }
+        }
+        guard beats.count >= Self.phaseGridBeats else { return nil }
+        return (oldest...newest, beats)
+    }
 
     /// `BeatAnalyzer.beatToHalfBeat` of the envelope `value` over frames `span`, normalised as
     /// `BeatAnalyzer.normalised` does, at the frame positions `beats`.

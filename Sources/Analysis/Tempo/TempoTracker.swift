@@ -300,6 +300,8 @@ public final class TempoTracker {
     var undoVotes = 0
     /// First frame whose predicted beats the off-beat audit reads (after a shift).
     var auditFrom = 0
+    /// The frame from which the programme has had its period (within `rescoreChange`).
+    var periodFrom = 0
 
     /// Predicted beats before `time` (s): how many flashes a display at `time` has shown.
     public func predictedBeatCount(before time: Double) -> Int {
