@@ -85,7 +85,7 @@ extension TempoTracker {
                 phaseMisses += 1
                 if Double(phaseMisses) >= max(Double(Self.jumpFrames), Self.jumpPeriods * period) {
                     // A jump of half a beat away from beats the kicks mark is not taken.
-                    let toOffBeat = abs(abs(error) / period - 0.5) < Self.halfJump && kicksOnTheBeat() == true
+                    let toOffBeat = abs(abs(error) / period - 0.5) < Self.halfJump && kicksOnTheBeat(next: next, period: period) == true
                     if !toOffBeat { next = mark + m * period }
                     phaseMisses = 0
                 }

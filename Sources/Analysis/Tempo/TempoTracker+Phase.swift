@@ -30,21 +30,38 @@ extension TempoTracker {
     /// Predicted beats an audit of the phase reads (8, as the offline decision's least).
     static let phaseGridBeats = 8
 
-    /// Whether the kicks fall on the predicted beats since the last audit and since the beats
-    /// took their period (`periodFrom`: a tempo change's old beats say nothing of the new), as
-    /// clearly as `beatsOffTheBeat` asks of kicks half-way to move them (log ratio ≥
-    /// `BeatAnalyzer.kickShift`); nil with fewer than `phaseGridBeats` beats heard.
-    func kicksOnTheBeat() -> Bool? {
-        guard let (span, beats) = auditedBeats(from: max(auditFrom, periodFrom)) else { return nil }
-        return phaseRatio(span, beats) { self.kickAt($0) }.ratio >= BeatAnalyzer.kickShift
+    /// Whether the kicks fall on the beat grid `next` − k·`period` (onset frames) over the history
+    /// since the beats took their period (`periodFrom`: a tempo change's old beats say nothing of
+    /// the new), as clearly as `beatsOffTheBeat` asks of kicks half-way to move them (log ratio ≥
+    /// `BeatAnalyzer.kickShift`); nil with fewer than `phaseGridBeats` beats there.
+    func kicksOnTheBeat(next: Double, period: Double) -> Bool? {
+        let (oldest, newest, half) = auditSpan()
+        guard newest - oldest > 4 * half else { return nil }
+        let first = Double(max(periodFrom, oldest + half) + 1), last = Double(newest - half - 1)
+        var beats: [Double] = []
+        var f = next - ((next - last) / period).rounded(.up) * period
+        while f >= first && beats.count < Self.vetoBeats {
+            beats.append(f)
+            f -= period
+        }
+        guard beats.count >= Self.phaseGridBeats else { return nil }
+        beats.reverse()
+        return phaseRatio(oldest...newest, beats) { self.kickAt($0) }.ratio >= BeatAnalyzer.kickShift
+    }
+    /// The most beats back the kicks' veto reads (a slow drift moves an extrapolated grid).
+    static let vetoBeats = 16
+
+    /// The newest and oldest frames an audit reads (their local mean, ±`half` frames = 0.5 s,
+    /// heard; the kick's decay is read 5 frames on).
+    private func auditSpan() -> (oldest: Int, newest: Int, half: Int) {
+        let half = Int((0.5 * frameRate).rounded())
+        return (max(0, framesIn - capacity + 3), framesIn - 1 - max(half, 5), half)
     }
 
-    /// The frames an audit reads (their local mean, ±0.5 s, heard; the kick's decay is read 5
-    /// frames on) and the predicted beats since frame `first` within them; nil with fewer than
-    /// `phaseGridBeats` beats.
+    /// The frames an audit reads and the predicted beats since frame `first` within them; nil
+    /// with fewer than `phaseGridBeats` beats.
     private func auditedBeats(from first: Int) -> (span: ClosedRange<Int>, beats: [Double])? {
-        let half = Int((0.5 * frameRate).rounded())
-        let newest = framesIn - 1 - max(half, 5), oldest = max(0, framesIn - capacity + 3)
+        let (oldest, newest, half) = auditSpan()
         guard newest - oldest > 4 * half else { return nil }
         var beats: [Double] = []
         forEachHeardBeat(from: first) { f in
