@@ -41,8 +41,8 @@ extension TempoTracker {
     /// C(n) = o(n) + max_d [C(n − d) − α·log²(d/P)], d in P/2…2P,
     /// is causal: the best C within the last period marks the newest beat. The next beat is
     /// scheduled one period after it; a phase-locked loop follows the marks gently and jumps
-    /// when they stay off (not half a beat away from the kicks), and each beat is announced `announceAhead` before it is due (so a
-    /// display flashes on it, not after it).
+    /// when they stay off (not half a beat away from the kicks), and each beat is announced
+    /// `announceAhead` before it is due (so a display flashes on it, not after it).
     func predictBeat() {
         let n = framesIn - 1
         let slot = n % capacity

@@ -35,9 +35,8 @@ extension TempoTracker {
     /// the new), as clearly as `beatsOffTheBeat` asks of kicks half-way to move them (log ratio ≥
     /// `BeatAnalyzer.kickShift`); nil with fewer than `phaseGridBeats` beats there.
     func kicksOnTheBeat(next: Double, period: Double) -> Bool? {
-        let (oldest, newest, half) = auditSpan()
-        guard newest - oldest > 4 * half else { return nil }
-        let first = Double(max(periodFrom, oldest + half) + 1), last = Double(newest - half - 1)
+        guard let window = auditWindow() else { return nil }
+        let first = max(Double(periodFrom + 1), window.beats.lowerBound), last = window.beats.upperBound
         var beats: [Double] = []
         var f = next - ((next - last) / period).rounded(.up) * period
         while f >= first && beats.count < Self.vetoBeats {
@@ -46,29 +45,31 @@ extension TempoTracker {
         }
         guard beats.count >= Self.phaseGridBeats else { return nil }
         beats.reverse()
-        return phaseRatio(oldest...newest, beats) { self.kickAt($0) }.ratio >= BeatAnalyzer.kickShift
+        return phaseRatio(window.span, beats) { self.kickAt($0) }.ratio >= BeatAnalyzer.kickShift
     }
     /// The most beats back the kicks' veto reads (a slow drift moves an extrapolated grid).
     static let vetoBeats = 16
 
-    /// The newest and oldest frames an audit reads (their local mean, ±`half` frames = 0.5 s,
-    /// heard; the kick's decay is read 5 frames on).
-    private func auditSpan() -> (oldest: Int, newest: Int, half: Int) {
+    /// The frames an audit reads (their local mean, ±0.5 s, heard; the kick's decay is read 5
+    /// frames on) and the beat positions whose ±0.5 s and ±1 frame lie within them; nil while
+    /// the history is too short.
+    private func auditWindow() -> (span: ClosedRange<Int>, beats: ClosedRange<Double>)? {
         let half = Int((0.5 * frameRate).rounded())
-        return (max(0, framesIn - capacity + 3), framesIn - 1 - max(half, 5), half)
+        let newest = framesIn - 1 - max(half, 5), oldest = max(0, framesIn - capacity + 3)
+        guard newest - oldest > 4 * half else { return nil }
+        return (oldest...newest, Double(oldest + half + 1)...Double(newest - half - 1))
     }
 
     /// The frames an audit reads and the predicted beats since frame `first` within them; nil
     /// with fewer than `phaseGridBeats` beats.
     private func auditedBeats(from first: Int) -> (span: ClosedRange<Int>, beats: [Double])? {
-        let (oldest, newest, half) = auditSpan()
-        guard newest - oldest > 4 * half else { return nil }
+        guard let window = auditWindow() else { return nil }
         var beats: [Double] = []
         forEachHeardBeat(from: first) { f in
-            if f - 1 >= Double(oldest + half), f + 1 <= Double(newest - half) { beats.append(f) }
+            if window.beats.contains(f) { beats.append(f) }
         }
         guard beats.count >= Self.phaseGridBeats else { return nil }
-        return (oldest...newest, beats)
+        return (window.span, beats)
     }
 
     /// `BeatAnalyzer.beatToHalfBeat` of the envelope `value` over frames `span`, normalised as
