@@ -135,7 +135,8 @@ extension TempoTracker {
     static let barOfThree = 1.5
 
     /// While doubled, the folded grid (every other predicted beat since the level changed,
-    /// the parity whose broadband onsets are stronger) is read by the same rules; when
+    /// the parity whose broadband onsets are stronger) is read by the same rules, the
+    /// subdivision check included (a one-drop doubled early on stays doubled without it); when
     /// `undoUpdates` updates in a row vote for the folded level, the doubling is undone. The
     /// first seconds decide a doubling, and they may not be the track's: a hip-hop groove at
     /// 84 read 1.77 at its low band's half-beats over its first 7 s (0.37 over the whole
@@ -153,7 +154,8 @@ extension TempoTracker {
             let low = gridFeaturesAndGroups(lowRing.base, from: auditFrom, every: 2, parity: parity),
             let m = gridFeatures(midRing.base, from: auditFrom, every: 2, parity: parity)
         else { return }
-        let vote = BeatAnalyzer.levelRule(tempo: bpm, broad: b, low: low.features, mid: m)
+        var vote = BeatAnalyzer.levelRule(tempo: bpm, broad: b, low: low.features, mid: m)
+        if vote == 2 && Self.halfBeatsSubdivide(broad: b, threes: low.threes) { vote = 1 }
         undoVotes = vote == 1 ? undoVotes + 1 : 0
         guard undoVotes >= Self.undoUpdates else { return }
         level = 1
