@@ -264,13 +264,21 @@ final class TempoTrackerTests: XCTestCase {
     func testLiveBeatsOfLoudHatHouseAreOnTheKick() {
         let seconds = 30.0
         for bpm in [118.0, 124] {
-            let tracker = track(ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate)).0
-            let period = 60 / bpm
-            let late = tracker.predictedBeats.filter { $0 > 14 && $0 < seconds - 1 }
-            XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 15) / period, "\(bpm)")
-            let onBeat = late.filter { abs($0 / period - ($0 / period).rounded()) < 0.1 }.count
-            XCTAssertGreaterThanOrEqual(Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(8))")
+            assertLateBeatsOnTheBeat(ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate), bpm: bpm)
         }
+    }
+
+    /// From 14 s to the last second of `signal`, the live beats keep the beat's rate (at least
+    /// 0.8 of it) and nine in ten fall within 0.1 period of a beat of `bpm` (beats from t = 0).
+    private func assertLateBeatsOnTheBeat(_ signal: [Float], bpm: Double, file: StaticString = #filePath, line: UInt = #line) {
+        let seconds = Double(signal.count) / Double(rate)
+        let tracker = track(signal).0
+        let period = 60 / bpm
+        let late = tracker.predictedBeats.filter { $0 > 14 && $0 < seconds - 1 }
+        XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 15) / period, "\(bpm)", file: file, line: line)
+        let onBeat = late.filter { abs($0 / period - ($0 / period).rounded()) < 0.1 }.count
+        XCTAssertGreaterThanOrEqual(
+            Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(12))", file: file, line: line)
     }
 
     /// House that locks on its kicks for 12 s, then brings in a held bass and loud hats on every
@@ -283,12 +291,7 @@ final class TempoTrackerTests: XCTestCase {
             let plain = ClickTracks.fourOnTheFloor(bpm: bpm, seconds: seconds, sampleRate: rate)
             var x = ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate)
             for i in 0..<(12 * rate) { x[i] = plain[i] }
-            let tracker = track(x).0
-            let period = 60 / bpm
-            let late = tracker.predictedBeats.filter { $0 > 14 && $0 < seconds - 1 }
-            XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 15) / period, "\(bpm)")
-            let onBeat = late.filter { abs($0 / period - ($0 / period).rounded()) < 0.1 }.count
-            XCTAssertGreaterThanOrEqual(Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(12))")
+            assertLateBeatsOnTheBeat(x, bpm: bpm)
         }
     }
 
