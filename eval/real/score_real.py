@@ -3,14 +3,17 @@
 check: "beats on every track that has a pulse; a mean F of at least 0.90 against madmom's
 DBN beats at any metrical level").
 
-    python3 score_real.py REF_DIR RUN_DIR [--tracks]
+    python3 score_real.py REF_DIR RUN_DIR [--tracks] [--pulse ACTIVATIONS]
 
 REF_DIR holds `NAME.beats.txt` (madmom_beats.py); RUN_DIR holds `NAME.beats.csv` from
 `specviz tempo NAME.wav --beats` (time_s,position). F is the F-measure with a ±70 ms window,
 beats in the first 5 s ignored (as mir_eval does), taken at the best of the reference's
 metrical variants: as is, on the off-beat, doubled, halved (either phase), tripled and
 thirded (any phase). A track with no specviz beats scores 0. Prints one summary line; with
---tracks also one line per track (only for a set you may study track by track).
+--tracks also one line per track (only for a set you may study track by track). With --pulse
+(`beat_activation.py`'s output, as `pulse_summary.py` reads it) the line also gives the mean F over
+the tracks madmom's own RNN hears a beat in (its activation's 95th percentile above 0.075): madmom's
+DBN puts beats on every track, so the plain mean counts as 0 a track with no pulse left silent.
 """
 import os
 import sys
@@ -53,7 +56,16 @@ def read_times(path, csv):
     return [float(r.split(",")[0]) for r in rows]
 
 
-def main(ref_dir, run_dir, per_track):
+def pulse_tracks(activations):
+    out = set()
+    for line in open(activations):
+        path, _, p95, _ = line.split()
+        if float(p95) > 0.075:
+            out.add(os.path.basename(path)[:-4])
+    return out
+
+
+def main(ref_dir, run_dir, per_track, activations=None):
     names = sorted(n[: -len(".beats.txt")] for n in os.listdir(ref_dir) if n.endswith(".beats.txt"))
     scores, silent = [], []
     for n in names:
@@ -67,10 +79,22 @@ def main(ref_dir, run_dir, per_track):
             print(f"{n} F {f:.3f} ref {len(ref)} est {len(est)}")
     mean = sum(scores) / len(scores)
     good = sum(1 for s in scores if s >= 0.9)
-    print(f"{os.path.basename(run_dir.rstrip('/'))}: mean F (any level) {mean:.3f} | F>=0.9 on {good}/{len(scores)}"
-          f" | no beats on {len(silent)}/{len(scores)}")
+    line = (f"{os.path.basename(run_dir.rstrip('/'))}: mean F (any level) {mean:.3f} | F>=0.9 on {good}/{len(scores)}"
+            f" | no beats on {len(silent)}/{len(scores)}")
+    if activations:
+        pulse = pulse_tracks(activations)
+        with_pulse = [f for n, f in zip(names, scores) if n in pulse]
+        if with_pulse:
+            line += f" | with a pulse ({len(with_pulse)}): mean F {sum(with_pulse) / len(with_pulse):.3f}"
+    print(line)
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--tracks"]
-    main(args[0], args[1], "--tracks" in sys.argv)
+    argv = sys.argv[1:]
+    act = None
+    if "--pulse" in argv:
+        k = argv.index("--pulse")
+        act = argv[k + 1]
+        del argv[k:k + 2]
+    args = [a for a in argv if a != "--tracks"]
+    main(args[0], args[1], "--tracks" in argv, act)
