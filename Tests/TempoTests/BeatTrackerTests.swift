@@ -183,6 +183,20 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(shown.count), 0.95 * Double(after.count), "shown \(shown.count) of \(after.count) updates: \(trace)")
     }
 
+    /// A four-bar break (silence) in a 120 BPM groove is no tempo change: one segment at 120
+    /// and the beats on the grid either side. The steady runs either side of the break were
+    /// merged with their tempo weighted by the whole span, break included: 106 BPM, and a
+    /// segment of it from 11.5 s.
+    func testABreakIsNoTempoChange() {
+        var samples = ClickTracks.fourOnTheFloor(bpm: 120, seconds: 30, sampleRate: rate)
+        for i in (12 * rate)..<(16 * rate) { samples[i] = 0 }
+        let a = analyse(samples)
+        XCTAssertEqual(a.segments.count, 1, "segments \(a.segments)")
+        XCTAssertEqual(a.bpm ?? 0, 120, accuracy: 1)
+        let truth = grid(bpm: 120, to: 11.9) + grid(bpm: 120, from: 16, to: 29.9)
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time).filter { $0 < 12 || $0 >= 16 }, truth), 0.9)
+    }
+
     /// 128 BPM, then 100 BPM from 15 s: two segments with both tempi and the change within
     /// a second, beats following both grids.
     func testTempoStepMakesTwoSegments() {

@@ -75,7 +75,10 @@ extension BeatAnalyzer {
         var merged: [(start: Double, end: Double, bpm: Double)] = []
         for r in runs {
             if let p = merged.last, abs(p.bpm - r.bpm) <= 2 {
-                merged[merged.count - 1] = (p.start, r.end, (p.bpm * (p.end - p.start) + r.bpm * (r.end - r.start)) / (r.end - p.start))
+                // The tempo weighted by the two runs' own lengths (a gap between them is not
+                // part of either: weighing by the whole span pulled 160 down to 130).
+                let a = p.end - p.start, b = r.end - r.start
+                merged[merged.count - 1] = (p.start, r.end, a + b > 0 ? (p.bpm * a + r.bpm * b) / (a + b) : (p.bpm + r.bpm) / 2)
             } else {
                 merged.append(r)
             }
