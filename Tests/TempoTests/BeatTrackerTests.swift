@@ -197,6 +197,26 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(fMeasure(a.beats.map(\.time).filter { $0 < 12 || $0 >= 16 }, truth), 0.9)
     }
 
+    /// A tempo at the fold of the folded display (80 and 160 BPM are one folded tempo) is
+    /// reported at one level, whichever side of the fold it lies: 79.4 and 80.6 alike, 159.2
+    /// and 160.8 alike, in one segment; and the live display keeps one octave. The tracker
+    /// estimated such a tempo on either side of the fold in turn, took each flip for a tempo
+    /// change, and the offline report doubled 80.6 (161.2) but not 79.4.
+    func testATempoAtTheFoldKeepsOneLevel() {
+        for (low, high) in [(79.4, 80.6), (159.2, 160.8)] {
+            var ratio: [Double] = []
+            for bpm in [low, high] {
+                let a = analyse(ClickTracks.fourOnTheFloor(bpm: bpm, seconds: 24, sampleRate: rate))
+                XCTAssertEqual(a.segments.count, 1, "\(bpm): segments \(a.segments)")
+                ratio.append((a.bpm ?? 0) / bpm)
+                let shown = a.updates.compactMap { $0.display?.bpm }
+                let flips = zip(shown, shown.dropFirst()).filter { abs($1 / $0 - 1) > 0.3 }.count
+                XCTAssertEqual(flips, 0, "\(bpm): the display changed octave \(flips) times")
+            }
+            XCTAssertEqual(ratio[0], ratio[1], accuracy: 0.03, "\(low) and \(high) at two levels: \(ratio)")
+        }
+    }
+
     /// 128 BPM, then 100 BPM from 15 s: two segments with both tempi and the change within
     /// a second, beats following both grids.
     func testTempoStepMakesTwoSegments() {

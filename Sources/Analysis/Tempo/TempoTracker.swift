@@ -386,6 +386,25 @@ public final class TempoTracker {
         if on != logPhase { logPhase = on; rescoreProgramme = true }
     }
 
+    /// `bpm` in the octave of `near` (the display) when it is `near`'s tempo across the fold (an
+    /// estimate of 80.05 while 159.9 is shown): 80 and 160 BPM are one folded tempo, and a tempo
+    /// at the fold was estimated on either side of it in turn. The display then flipped between
+    /// 160 and 80 and took each flip for a tempo change (history flushed, level and grid
+    /// forgotten), and the offline candidates came out at two levels. Only near the fold (within
+    /// `foldHysteresis` of 80 or 160), so a display never drifts away from 80–160. Before a
+    /// display the estimates keep their own octave: holding the first one's (1–2 % off on a
+    /// short history) kept a one-drop at 81.5 in the upper octave (and cost a validation copy
+    /// 0.011 of offline beat F).
+    static func sameOctave(_ bpm: Double, as near: Double) -> Double {
+        for moved in [bpm * 2, bpm / 2] where abs(moved / near - 1) < foldHysteresis {
+            let fold = moved > 120 ? TempoEstimator.maxBPM : TempoEstimator.minBPM
+            if abs(moved / fold - 1) < foldHysteresis { return moved }
+        }
+        return bpm
+    }
+    /// How far (relative) around 80 and 160 BPM a tempo keeps the octave it was shown in.
+    static let foldHysteresis = 0.03
+
     /// Two folded (80–160 BPM) tempi within 4 % of each other, 80 and 160 being one.
     static func sameFoldedTempo(_ a: Double, _ b: Double) -> Bool {
         let r = a / b
@@ -428,6 +447,11 @@ public final class TempoTracker {
                 e.corroborated = corroborates(e, history: history)
                 estimate = e
             }
+        }
+        // A tempo at the fold stays in the octave it is shown in.
+        if var e = estimate, let near = filter.display?.bpm {
+            e.bpm = Self.sameOctave(e.bpm, as: near)
+            estimate = e
         }
         lastEstimate = estimate
         let before = filter.display?.bpm
