@@ -75,10 +75,11 @@ extension BeatAnalyzer {
         var merged: [(start: Double, end: Double, bpm: Double)] = []
         for r in runs {
             if let p = merged.last, abs(p.bpm - r.bpm) <= 2 {
-                // The tempo weighted by the two runs' own lengths (a gap between them is not
-                // part of either: weighing by the whole span pulled 160 down to 130).
-                let a = p.end - p.start, b = r.end - r.start
-                merged[merged.count - 1] = (p.start, r.end, a + b > 0 ? (p.bpm * a + r.bpm * b) / (a + b) : (p.bpm + r.bpm) / 2)
+                // The tempo weighted by the two runs' own lengths, as segments join (a gap between
+                // them is part of neither: weighing by the whole span pulled 160 down to 130).
+                let joined = TempoSegment(start: p.start, end: p.end, bpm: p.bpm)
+                    .joined(with: TempoSegment(start: r.start, end: r.end, bpm: r.bpm))
+                merged[merged.count - 1] = (joined.start, joined.end, joined.bpm)
             } else {
                 merged.append(r)
             }

@@ -59,11 +59,12 @@ extension TempoTracker {
         let period = 60 * frameRate / (shown.bpm * level)
         // A new period (the level or the tempo changed): the history's cumulative scores were
         // made with the old one, so the whole history is scored again with this one.
-        if programmePeriod != 0 && (rescoreProgramme || abs(period / programmePeriod - 1) > Self.rescoreChange) {
+        let newPeriod = programmePeriod == 0 || abs(period / programmePeriod - 1) > Self.rescoreChange
+        if programmePeriod != 0 && (rescoreProgramme || newPeriod) {
             let first = max(framesIn - capacity + 1, 0)
             for m in first..<n { scoreRing[m % capacity] = programmeStep(m, from: first, period: period, norm) }
         }
-        if programmePeriod == 0 || abs(period / programmePeriod - 1) > Self.rescoreChange { periodFrom = framesIn }
+        if newPeriod { periodFrom = framesIn }
         programmePeriod = period
         rescoreProgramme = false
         scoreRing[slot] = programmeStep(n, from: 0, period: period, norm)
