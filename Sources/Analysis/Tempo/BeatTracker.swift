@@ -234,7 +234,9 @@ public final class BeatAnalyzer {
             result.segments = merged
             displayTempi(&result.segments, factor: factor)
         }
-        result.beats = beats.map { Beat(time: max(0, refine($0, o: o))) }
+        // The beats are marked where the note starts, not where its energy peaks.
+        let lead = (attackLead(beats, log: normalised(logEnvelope)) ?? 0) * Double(hop) / Double(sampleRate)
+        result.beats = beats.map { Beat(time: max(0, refine($0, o: o) + lead)) }
         // Beats that divide in three, never in two: a compound metre.
         if factor == 1, level.broad.triplet >= 0.3, level.broad.mid < 0.25 { result.compound = true }
         if let (perBar, first) = bars(beats: beats, low: low, mid: mid, compound: result.compound) {
