@@ -99,11 +99,13 @@ extension TempoTracker {
             nextBeatFrame = mark + period
             phaseMisses = 0
         }
-        // Announce the beats due within `announceAhead` of the audio heard.
+        // Announce the beats due within `announceAhead` of the audio heard, each where its
+        // notes start (`attackLead`).
         let horizon = Double(framesIn) + Self.announceAhead * frameRate
-        while var next = nextBeatFrame, next + Self.beatOffset < horizon {
-            let time = (next + Self.beatOffset) * Double(hop) / Double(sampleRate)
-            if next + Self.beatOffset >= Double(framesIn) - 0.5,
+        while var next = nextBeatFrame, next + Self.beatOffset + attackLead < horizon {
+            let due = next + Self.beatOffset + attackLead
+            let time = due * Double(hop) / Double(sampleRate)
+            if due >= Double(framesIn) - 0.5,
                 time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate
             {
                 predictedBeats.append(time)
@@ -155,8 +157,27 @@ extension TempoTracker {
     func forEachHeardBeat(from first: Int = 0, _ body: (Double) -> Void) {
         let oldest = Double(max(framesIn - capacity + 2, first)), newest = Double(framesIn - 2)
         for t in predictedBeats.suffix(64) {
-            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset
+            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset - attackLead
             if f >= oldest, f <= newest { body(f) }
         }
     }
+
+    /// `BeatAnalyzer.attackLead` on the heard beats of the history: how far (onset frames, ≤ 0)
+    /// the log spectrum's rise leads the programme's marks on average, once per tempo update;
+    /// 0 with fewer than 8 beats heard.
+    func updateAttackLead() {
+        var sum = 0, n = 0
+        let reach = Self.attackReach, oldest = framesIn - capacity + 1
+        forEachHeardBeat { f in
+            let j = Int(f.rounded())
+            guard j - reach >= max(0, oldest), j + 2 < framesIn else { return }
+            var best = j, top = -Float.infinity
+            for d in -reach...2 where logRing[(j + d) % capacity] > top { top = logRing[(j + d) % capacity]; best = j + d }
+            sum += best - j
+            n += 1
+        }
+        attackLead = n >= 8 ? min(0, Double(sum) / Double(n)) : 0
+    }
+    /// Onset frames (~70 ms) before a beat that `updateAttackLead` looks for its log rise.
+    static let attackReach = 3
 }

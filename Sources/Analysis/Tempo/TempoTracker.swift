@@ -207,6 +207,7 @@ public final class TempoTracker {
         lastEstimate = nil
         nextBeatFrame = nil
         level = 1
+        attackLead = 0
         logCarried.removeAll()
         logPhase = false
         forgetGrid()
@@ -298,6 +299,9 @@ public final class TempoTracker {
     var halfShift = 0.0
     /// Updates in a row whose folded grid voted to undo a doubling (`undoDoubling`).
     var undoVotes = 0
+    /// How far (onset frames, ≤ 0) the beats are announced before the programme's marks: where
+    /// the notes start, not where their flux peaks (`updateAttackLead`).
+    var attackLead = 0.0
     /// First frame whose predicted beats the off-beat audit reads (after a shift).
     var auditFrom = 0
     /// The frame from which the programme has had its period (within `rescoreChange`).
@@ -472,6 +476,7 @@ public final class TempoTracker {
         followLogPhase(estimate)
         updateLevel()
         auditOffBeat()
+        updateAttackLead()
         resumOnsets()
         onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate, level: level))
     }
