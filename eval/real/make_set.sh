@@ -16,18 +16,26 @@ seed="${2:-37}"
 mkdir -p "$out/debs" && cd "$out"
 (cd debs && apt-get download "$@")
 for d in debs/*.deb; do dpkg -x "$d" x; done
-find x \( -iname '*.ogg' -o -iname '*.opus' \) -size +300k | grep -iE '/music/' | sort > all.txt
+# PATTERN (default /music/) picks the music among a package's files; files FFmpeg cannot open
+# are skipped.
+find x \( -iname '*.ogg' -o -iname '*.opus' -o -iname '*.mp3' \) -size +300k | grep -iE "${PATTERN:-/music/}" | sort > all.txt
 SEED="$seed" python3 - <<'PY'
 import os, random, subprocess
 paths = open("all.txt").read().splitlines()
 random.Random(int(os.environ["SEED"])).shuffle(paths)
 os.makedirs("wav", exist_ok=True)
 with open("manifest.tsv", "w") as m:
-    for i, p in enumerate(paths[:40]):
+    i = 0
+    for p in paths:
+        if i == 40:
+            break
         probe = ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", p]
         d = float(subprocess.run(probe, capture_output=True, text=True).stdout.strip() or 0)
         start = 20 if d >= 55 else 0
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", str(start), "-t", "30", "-i", p,
-                        "-ac", "1", "-ar", "44100", f"wav/r{i:02d}.wav"], check=True)
+        cut = subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", str(start), "-t", "30", "-i", p,
+                              "-ac", "1", "-ar", "44100", f"wav/r{i:02d}.wav"])
+        if cut.returncode != 0:
+            continue
         m.write(f"r{i:02d}\t{p.split('/share/')[1]}\t{d:.1f}\t{start}\n")
+        i += 1
 PY
