@@ -449,8 +449,8 @@ final class BeatTrackerTests: XCTestCase {
     /// where the notes start. The linear flux peaks as their energy does, and the beats were
     /// marked there (main: a median 59–63 ms after the notes start on these lines; the public
     /// set's orchestral pieces: 20–60 ms, beyond the ±70 ms window for many of their beats).
-    /// The log spectrum's rise, which peaks as the notes' partials appear, leads them by its
-    /// mean lead (now 47–52 ms).
+    /// The beats now move by the mean lead of the log spectrum's rise, which peaks as the
+    /// notes' partials appear: 47–52 ms after the notes start.
     func testSwellingNotesGetTheirBeatsWhereTheyStart() {
         for bpm in [96.0, 132] {
             let line = ClickTracks.bowedLine(bpm: bpm, seconds: 20, sampleRate: rate, attack: 0.08)

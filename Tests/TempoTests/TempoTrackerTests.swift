@@ -135,6 +135,26 @@ final class TempoTrackerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(on.count), 0.9 * Double(late.count), "\(late)")
     }
 
+    /// Notes that swell in over 80 ms: the live flashes move toward where the notes start, by
+    /// the mean lead of the log spectrum's rise over the heard beats, as the offline beats do
+    /// (`BeatTrackerTests.testSwellingNotesGetTheirBeatsWhereTheyStart`). Main flashed them a
+    /// median 63–64 ms after the notes start (at 22.05 and 44.1 kHz alike), now 58–59 ms: the
+    /// live frames are twice the offline ones, and the log rise leads by less than one of them.
+    func testFlashesOnSwellingNotesComeWhereTheyStart() {
+        for bpm in [96.0, 132] {
+            let line = ClickTracks.bowedLine(bpm: bpm, seconds: 20, sampleRate: rate, attack: 0.08)
+            let late = track(line.samples).0.predictedBeats.filter { $0 > 8 }
+            var offsets: [Double] = []
+            for t in late {
+                guard let b = line.beats.min(by: { abs($0 - t) < abs($1 - t) }), abs(b - t) < 0.15 else { continue }
+                offsets.append(t - b)
+            }
+            XCTAssertGreaterThan(offsets.count, 10, "\(bpm): \(late.count) flashes after 8 s")
+            let median = offsets.sorted()[offsets.count / 2]
+            XCTAssertLessThan(abs(median), 0.061, "\(bpm): flashes \(Int((median * 1000).rounded())) ms from the notes' starts")
+        }
+    }
+
     /// A syncopated groove at 93 BPM (kicks on 1, the "and" of 2 and the "and" of 3; snares on
     /// 2 and 4 and a sixteenth after 2): the beat and the off-beat take turns at the top of
     /// the programme for part of each beat (the one heard last leads until the other's next

@@ -153,7 +153,8 @@ extension TempoTracker {
     static let rescoreChange = 0.1
 
     /// Calls `body` with the onset frame of each of the last 64 predicted beats that lies in
-    /// the history (and at or after frame `first`), oldest first.
+    /// the history (and at or after frame `first`), oldest first: the programme's frame, the
+    /// announced time less `attackLead`.
     func forEachHeardBeat(from first: Int = 0, _ body: (Double) -> Void) {
         let oldest = Double(max(framesIn - capacity + 2, first)), newest = Double(framesIn - 2)
         for t in predictedBeats.suffix(64) {
