@@ -108,6 +108,7 @@ extension TempoTracker {
             if due >= Double(framesIn) - 0.5,
                 time - (predictedBeats.last ?? -1) > 0.5 * period / frameRate
             {
+                announcedLeads[predictedBeats.count % Self.leadSlots] = attackLead
                 predictedBeats.append(time)
             }
             next += period
@@ -154,11 +155,11 @@ extension TempoTracker {
 
     /// Calls `body` with the onset frame of each of the last 64 predicted beats that lies in
     /// the history (and at or after frame `first`), oldest first: the programme's frame, the
-    /// announced time less `attackLead`.
+    /// announced time less the `attackLead` it was announced with.
     func forEachHeardBeat(from first: Int = 0, _ body: (Double) -> Void) {
         let oldest = Double(max(framesIn - capacity + 2, first)), newest = Double(framesIn - 2)
-        for t in predictedBeats.suffix(64) {
-            let f = t * Double(sampleRate) / Double(hop) - Self.beatOffset - attackLead
+        for k in max(0, predictedBeats.count - Self.leadSlots)..<predictedBeats.count {
+            let f = predictedBeats[k] * Double(sampleRate) / Double(hop) - Self.beatOffset - announcedLeads[k % Self.leadSlots]
             if f >= oldest, f <= newest { body(f) }
         }
     }

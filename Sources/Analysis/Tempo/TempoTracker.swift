@@ -302,6 +302,10 @@ public final class TempoTracker {
     /// How far (onset frames, ≤ 0) the beats are announced before the programme's marks: where
     /// the notes start, not where their flux peaks (`updateAttackLead`).
     var attackLead = 0.0
+    /// The `attackLead` each of the last `leadSlots` predicted beats was announced with (beat
+    /// k in slot k % `leadSlots`), so that the audits read every beat at its programme frame.
+    let announcedLeads = OwnedBuffer<Double>(zeroed: TempoTracker.leadSlots)
+    static let leadSlots = 64
     /// First frame whose predicted beats the off-beat audit reads (after a shift).
     var auditFrom = 0
     /// The frame from which the programme has had its period (within `rescoreChange`).
