@@ -9,6 +9,17 @@
 set -eu
 cd "$(dirname "$0")/.."
 flags="-c release -Xswiftc -enable-testing -Xswiftc -DSPECVIZ_CHECKS --scratch-path .build/test"
+# CI (.ci/run sets SPECVIZ_CI=1): README.md must still give this script as its test command, the
+# code must be formatted, and the installer must work from a fresh clone; then the suite, last.
+if [ "${SPECVIZ_CI:-}" = 1 ]; then
+    readme_command=$(awk '/^```sh$/ { block++; next } /^```$/ { next } block == 2 { print; exit }' README.md)
+    [ "$readme_command" = "sh scripts/setup.sh && sh scripts/test.sh" ] || {
+        echo "scripts/test.sh: README.md's test command is now '$readme_command'; .ci/run runs 'sh scripts/setup.sh && sh scripts/test.sh'" >&2
+        exit 1
+    }
+    sh scripts/format-check.sh
+    sh scripts/test-install.sh
+fi
 # shellcheck disable=SC2086
 swift build --build-tests $flags
 # The suite is XCTest only: without Swift Testing the log ends with XCTest's summary
