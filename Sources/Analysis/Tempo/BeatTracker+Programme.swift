@@ -221,14 +221,22 @@ extension BeatAnalyzer {
     /// pieces: −1.3 to −3.1 frames, and their beats were marked 20–60 ms after the notes, where
     /// madmom's fall 7–25 ms after). Nil with fewer than 8 beats.
     func attackLead(_ beats: [Int], log: [Float]) -> Double? {
-        var sum = 0, n = 0
-        for j in beats where j >= Self.attackReach && j + 2 < log.count {
+        let heard = beats.filter { $0 >= Self.attackReach && $0 + 2 < log.count }
+        return Self.attackLead(heard, reach: Self.attackReach) { log[$0] }
+    }
+
+    /// `attackLead` on any envelope: the mean offset (frames, clamped to ≤ 0) of the strongest
+    /// of `value(j − reach) … value(j + 2)` from each beat j of `beats` (all of whose frames
+    /// `value` must hold); nil with fewer than 8 beats. The live tracker reads its own ring.
+    static func attackLead(_ beats: [Int], reach: Int, value: (Int) -> Float) -> Double? {
+        guard beats.count >= 8 else { return nil }
+        var sum = 0
+        for j in beats {
             var best = j, top = -Float.infinity
-            for d in -Self.attackReach...2 where log[j + d] > top { top = log[j + d]; best = j + d }
+            for d in -reach...2 where value(j + d) > top { top = value(j + d); best = j + d }
             sum += best - j
-            n += 1
         }
-        return n >= 8 ? min(0, Double(sum) / Double(n)) : nil
+        return min(0, Double(sum) / Double(beats.count))
     }
     /// Frames (~70 ms) before a beat that `attackLead` looks for its log rise.
     static let attackReach = 6

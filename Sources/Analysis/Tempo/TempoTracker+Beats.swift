@@ -168,17 +168,14 @@ extension TempoTracker {
     /// the log spectrum's rise leads the programme's marks on average, once per tempo update;
     /// 0 with fewer than 8 beats heard.
     func updateAttackLead() {
-        var sum = 0, n = 0
-        let reach = Self.attackReach, oldest = framesIn - capacity + 1
+        let reach = Self.attackReach, oldest = max(0, framesIn - capacity + 1)
+        var heard: [Int] = []
+        heard.reserveCapacity(Self.leadSlots)
         forEachHeardBeat { f in
             let j = Int(f.rounded())
-            guard j - reach >= max(0, oldest), j + 2 < framesIn else { return }
-            var best = j, top = -Float.infinity
-            for d in -reach...2 where logRing[(j + d) % capacity] > top { top = logRing[(j + d) % capacity]; best = j + d }
-            sum += best - j
-            n += 1
+            if j - reach >= oldest, j + 2 < framesIn { heard.append(j) }
         }
-        attackLead = n >= 8 ? min(0, Double(sum) / Double(n)) : 0
+        attackLead = BeatAnalyzer.attackLead(heard, reach: reach) { logRing[$0 % capacity] } ?? 0
     }
     /// Onset frames (~70 ms) before a beat that `updateAttackLead` looks for its log rise.
     static let attackReach = 3
