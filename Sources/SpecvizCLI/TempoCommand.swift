@@ -15,7 +15,7 @@ struct TempoCommand: ParsableCommand {
             per tempo change ("128.0 BPM, then 100.0 from 21.3 s"), and the metre when known. \
             --beats prints `time_s,position`, one row per beat (position 1 = downbeat, empty when \
             unknown), from the whole track; with --causal the beats the live view predicts. \
-            --json prints {"bpm", "confidence", "meter", "segments", "beats", "timeline"}. \
+            --json prints {"bpm", "confidence", "meter", "level", "segments", "beats", "timeline"}. \
             --csv prints the live display, `time_s,bpm,confidence`, one row per display update \
             (~2 per second; causal, at the metrical level the overlay shows); bpm is empty while \
             nothing is displayed; time_s is when the value is on screen in real-time playback. \
@@ -152,6 +152,21 @@ struct TempoCommand: ParsableCommand {
         try w.member("confidence", summary.confidence, decimals: 3)
         try w.key("meter")
         if let meter = analysis.meter { try w.value("\(meter)") } else { try w.null() }
+        if !analysis.levelProbabilities.isEmpty {
+            // The metrical level and what it was read from (`LevelModel`).
+            try w.key("level")
+            try w.beginObject()
+            try w.member("factor", analysis.levelFactor, decimals: 1)
+            try w.key("probabilities")
+            try w.beginArray()
+            for p in analysis.levelProbabilities { try w.value(p, decimals: 4) }
+            try w.endArray()
+            try w.key("inputs")
+            try w.beginArray()
+            for x in analysis.levelInputs { try w.value(x, decimals: 5) }
+            try w.endArray()
+            try w.endObject()
+        }
         try w.key("segments")
         try w.beginArray()
         for s in analysis.segments {

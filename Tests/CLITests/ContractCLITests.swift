@@ -42,7 +42,8 @@ final class ContractCLITests: XCTestCase {
     }
 
     /// `tempo --csv`: header `time_s,bpm,confidence`, ≥ 2 rows per second, bpm empty while no
-    /// tempo shows; `--json`: bpm, confidence and a timeline of [time_s, bpm or null, confidence].
+    /// tempo shows; `--json`: bpm, confidence, the metrical level with its probabilities, and a
+    /// timeline of [time_s, bpm or null, confidence].
     func testTempoCSVAndJSON() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(ClickTracks.fourOnTheFloor(bpm: 120, seconds: 12, sampleRate: 44_100), to: dir + "/t.wav")
@@ -68,10 +69,19 @@ final class ContractCLITests: XCTestCase {
             XCTAssertNotNil(entry[0] as? Double)
             XCTAssertTrue(entry[1] is NSNull || entry[1] is Double)
         }
+        // The metrical level: the level reported, P(½), P(1), P(2) and the model's inputs.
+        let level = try XCTUnwrap(obj["level"] as? [String: Any])
+        XCTAssertEqual(level["factor"] as? Double, 1)
+        let p = try XCTUnwrap(level["probabilities"] as? [Double])
+        XCTAssertEqual(p.count, 3)
+        XCTAssertEqual(p.reduce(0, +), 1, accuracy: 0.001)
+        XCTAssertGreaterThan(p[1], 0.5, "four on the floor at 120 is tapped at 120: \(p)")
+        XCTAssertEqual((level["inputs"] as? [Double])?.count, 25)
         // Beat-less: bpm is null in JSON.
         try Signals.writeWAV(Signals.sines([(220, 0.3)], seconds: 4), to: dir + "/hum.wav")
         let none = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try CLI.run(["tempo", dir + "/hum.wav", "--json"]).stdout.utf8)) as? [String: Any])
         XCTAssertTrue(none["bpm"] is NSNull)
+        XCTAssertNil(none["level"], "no beats, no level")
     }
 
     /// `--range LO:HI` folds the tempo into a DJ-style octave; a range under an octave is refused.

@@ -49,18 +49,20 @@ extension BeatAnalyzer {
             triplet: Double(third / pairs / onMean), quarter: Double(quarter / pairs / onMean))
     }
 
-    /// ½, 1 or 2: the ratio of the tapped beat to the folded grid `beats` at `tempo` BPM, and
-    /// the grid's broadband features (which also tell a compound metre).
+    /// ½, 1 or 2: the ratio of the tapped beat to the folded grid `beats` at `tempo` BPM (the
+    /// likeliest level of `LevelModel`), its inputs and probabilities, and the grid's broadband
+    /// features (which also tell a compound metre).
     func chooseLevel(broad: [Float], low: [Float], mid: [Float], beats: [Int], tempo: Double)
-        -> (factor: Double, broad: GridFeatures)
+        -> (factor: Double, broad: GridFeatures, inputs: [Double], probabilities: [Double])
     {
         let b = gridFeatures(broad, beats: beats), l = gridFeatures(low, beats: beats), m = gridFeatures(mid, beats: beats)
-        lastLevelFeatures = [b.mid, b.alternation, b.triplet, l.mid, l.alternation, l.triplet, m.mid, m.alternation, m.triplet]
-        let factor = Self.levelRule(tempo: tempo, broad: b, low: l, mid: m)
-        return (factor == 2 && Self.halfBeatsSubdivide(b) ? 1 : factor, b)
+        let x = LevelModel.features(tempo: tempo, broad: b, low: l, mid: m)
+        let p = LevelModel.probabilities(x)
+        return (LevelModel.factors[LevelModel.likeliest(p)], b, x, p)
     }
 
-    /// The level rules on grid features of the folded beat (also used causally by `TempoTracker`).
+    /// The level rules on grid features of the folded beat: the live votes
+    /// (`TempoTracker.updateLevel`), whose 8 s history the offline `LevelModel` was not fitted on.
     static func levelRule(
         tempo: Double, broad b: GridFeatures, low l: GridFeatures, mid m: GridFeatures
     ) -> Double {

@@ -60,6 +60,9 @@ public struct BeatAnalysis: Sendable {
     public var updates: [TempoUpdate] = []
     /// Reported level ÷ the causal tracker's 80–160 BPM level (½, 1 or 2).
     public var levelFactor = 1.0
+    /// `LevelModel`'s inputs and its P(½), P(1), P(2) for the folded grid (empty without beats).
+    public var levelInputs: [Double] = []
+    public var levelProbabilities: [Double] = []
     /// Whether the beat divides in three (a shuffle, 6/8, 12/8).
     public var compound = false
     /// The metre as a time signature ("3/4", "4/4", or "12/8" for four beats of three),
@@ -82,10 +85,10 @@ public struct BeatAnalysis: Sendable {
 ///    updates that heard it; dynamic programming (Ellis 2007) picks the beat sequence that
 ///    best balances onset strength at the beats against inter-beat intervals far from a
 ///    candidate period: C(t) = o(t) + max_τ [C(τ) − α·min_P log²((t − τ)/P)].
-/// 3. The metrical level: the folded beat grid is compared with its off-beats (a strong,
-///    even half-beat pulse means the beat is twice as fast) and with its alternate beats
-///    (every other beat much weaker means the beat is half as fast); the tracker then runs
-///    again at the chosen level.
+/// 3. The metrical level: how much of each band sounds half-way, a third and a quarter of the
+///    way between the folded grid's beats, and how alike alternate beats are, give
+///    `LevelModel`'s probabilities of ½, 1 and 2 × the folded beat; the tracker then runs again
+///    at the likeliest.
 /// 4. Beats before the first stretch with a displayed tempo are kept only while their onsets
 ///    stay strong (quiet intros get none); beat-less audio (no display for three quarters of
 ///    the file) gets no beats at all.
@@ -225,6 +228,8 @@ public final class BeatAnalyzer {
         beats = trimLeading(beats, o: o)
         beats = regularised(beats, o: o)
         result.levelFactor = factor
+        result.levelInputs = level.inputs
+        result.levelProbabilities = level.probabilities
         result.segments = segments(beats: beats, factor: factor, duration: duration)
         displayTempi(&result.segments, factor: factor)
         // Neighbours whose tempi came out within 3 % are one tempo (the split followed a
@@ -261,8 +266,6 @@ public final class BeatAnalyzer {
         return shown > 0 ? Double(log) / Double(shown) : 0
     }
 
-    /// Features of the last level decision, for tuning.
-    public internal(set) var lastLevelFeatures: [Double] = []
     /// The kicks' beat-to-half-beat log ratio and their share of half-beats in the last
     /// phase decision, for tuning.
     public internal(set) var lastKickPhase = (ratio: 0.0, halfCover: 0.0)
