@@ -26,6 +26,15 @@ final class LevelModelTests: XCTestCase {
         }
     }
 
+    /// The likeliest level, and the folded one when nothing is larger (probabilities that are
+    /// not numbers).
+    func testLikeliestKeepsTheFoldedLevelUnlessAnotherIsLarger() {
+        XCTAssertEqual(LevelModel.likeliest([0.7, 0.2, 0.1]), 0)
+        XCTAssertEqual(LevelModel.likeliest([0.1, 0.2, 0.7]), 2)
+        XCTAssertEqual(LevelModel.likeliest([0.4, 0.4, 0.2]), 1)
+        XCTAssertEqual(LevelModel.likeliest([.nan, .nan, .nan]), 1)
+    }
+
     /// A folded beat of 100 BPM is tapped at 100: not 50 (slower than 55) nor 200 (faster
     /// than 184), whatever its bands say.
     func testTheTempoPriorKeepsTappedBeatsBetween55And184() {

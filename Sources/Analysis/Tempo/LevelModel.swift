@@ -73,9 +73,10 @@ public enum LevelModel {
         return e.map { $0 / sum }
     }
 
-    /// Index of the largest of `p` (the first of equals).
+    /// Index of the largest of `p`; the folded level (1) unless another is strictly larger, so
+    /// that probabilities that are not numbers keep the folded beat.
     static func likeliest(_ p: [Double]) -> Int {
-        p.indices.reduce(0) { p[$1] > p[$0] ? $1 : $0 }
+        p.indices.reduce(1) { p[$1] > p[$0] ? $1 : $0 }
     }
 
     /// Number of inputs the weights take.
