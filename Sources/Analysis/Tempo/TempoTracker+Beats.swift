@@ -169,13 +169,12 @@ extension TempoTracker {
     /// 0 with fewer than 8 beats heard.
     func updateAttackLead() {
         let reach = Self.attackReach, oldest = max(0, framesIn - capacity + 1)
-        var heard: [Int] = []
-        heard.reserveCapacity(Self.leadSlots)
+        heardScratch.removeAll(keepingCapacity: true)
         forEachHeardBeat { f in
             let j = Int(f.rounded())
-            if j - reach >= oldest, j + 2 < framesIn { heard.append(j) }
+            if j - reach >= oldest, j + 2 < framesIn { heardScratch.append(j) }
         }
-        attackLead = BeatAnalyzer.attackLead(heard, reach: reach) { logRing[$0 % capacity] } ?? 0
+        attackLead = BeatAnalyzer.attackLead(heardScratch, reach: reach) { logRing[$0 % capacity] } ?? 0
     }
     /// Onset frames (~70 ms) before a beat that `updateAttackLead` looks for its log rise.
     static let attackReach = 3

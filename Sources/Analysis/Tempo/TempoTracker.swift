@@ -175,6 +175,7 @@ public final class TempoTracker {
         levelVotes.reserveCapacity(4)
         for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
+        heardScratch.reserveCapacity(Self.leadSlots)
     }
 
     /// Feeds mono samples (any count; full scale ±1).
@@ -306,6 +307,9 @@ public final class TempoTracker {
     /// k in slot k % `leadSlots`), so that the audits read every beat at its programme frame.
     let announcedLeads = OwnedBuffer<Double>(zeroed: TempoTracker.leadSlots)
     static let leadSlots = 64
+    /// The heard beats' frames `updateAttackLead` reads (capacity `leadSlots`, reused: no
+    /// allocation per update).
+    var heardScratch: [Int] = []
     /// First frame whose predicted beats the off-beat audit reads (after a shift).
     var auditFrom = 0
     /// The frame from which the programme has had its period (within `rescoreChange`).
