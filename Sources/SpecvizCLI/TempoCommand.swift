@@ -81,7 +81,7 @@ struct TempoCommand: ParsableCommand {
         // The display timeline alone (--csv) needs only the causal tracker.
         let analyzer = try BlockBeatAnalyzer.run(
             path: input, allowPlaylists: allowPlaylists, beats: !csv, range: range?.bpm,
-            channels: channelOption.channels)
+            channels: channelOption.channels, recordLevel: causal && json)
         var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish()
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let summary = TempoSummary(updates: analysis.updates, duration: analyzer.tracker.time)
@@ -89,7 +89,7 @@ struct TempoCommand: ParsableCommand {
         // in memory.
         let out = try DataSink(path: output)
         do {
-            try write(analysis, summary: summary, to: out)
+            try write(analysis, summary: summary, levelReadings: analyzer.tracker.levelReadings, to: out)
             try out.finish()
         } catch {
             out.cancel()
@@ -97,14 +97,14 @@ struct TempoCommand: ParsableCommand {
         }
     }
 
-    private func write(_ analysis: BeatAnalysis, summary: TempoSummary, to out: DataSink) throws {
+    private func write(_ analysis: BeatAnalysis, summary: TempoSummary, levelReadings: [LevelReading], to out: DataSink) throws {
         if beats {
             try out.write("time_s,position\n")
             for b in analysis.beats { try out.write(String(format: "%.4f,", b.time) + (b.position.map { String($0) } ?? "") + "\n") }
         } else if csv {
             try writeCSV(analysis.updates, to: out)
         } else if json {
-            try writeJSON(analysis, summary: summary, to: out)
+            try writeJSON(analysis, summary: summary, levelReadings: levelReadings, to: out)
         } else {
             let name = (input as NSString).lastPathComponent
             if let first = analysis.segments.first {
@@ -140,8 +140,9 @@ struct TempoCommand: ParsableCommand {
         }
     }
 
-    /// `--json`: the estimate, the segments, the beats and the display timeline, on one line.
-    private func writeJSON(_ analysis: BeatAnalysis, summary: TempoSummary, to out: DataSink) throws {
+    /// `--json`: the estimate, the segments, the beats and the display timeline, on one line;
+    /// with `--causal`, the live level model's readings too.
+    private func writeJSON(_ analysis: BeatAnalysis, summary: TempoSummary, levelReadings: [LevelReading], to out: DataSink) throws {
         let w = JSONWriter(to: out, separators: .spaced)
         func number(_ x: Double?, _ decimals: Int) throws {
             if let x { try w.value(x, decimals: decimals) } else { try w.null() }
@@ -196,6 +197,27 @@ struct TempoCommand: ParsableCommand {
             try w.endArray()
         }
         try w.endArray()
+        if causal {
+            // What the live level was read from (`TempoTracker.updateLevel`), for its fit.
+            try w.key("level_readings")
+            try w.beginArray()
+            for r in levelReadings {
+                try w.beginObject()
+                try w.member("time", r.time, decimals: 4)
+                try w.member("tempo", r.tempo, decimals: 3)
+                try w.member("level", r.level, decimals: 1)
+                try w.key("probabilities")
+                try w.beginArray()
+                for p in r.probabilities { try w.value(p, decimals: 4) }
+                try w.endArray()
+                try w.key("inputs")
+                try w.beginArray()
+                for x in r.inputs { try w.value(x, decimals: 5) }
+                try w.endArray()
+                try w.endObject()
+            }
+            try w.endArray()
+        }
         try w.endObject()
         w.newline()
         try w.flush()
@@ -242,10 +264,11 @@ extension BlockBeatAnalyzer {
     /// The input is opened like every input (`InputChecks.openDecoder`: local files only).
     static func run(
         path: String, allowPlaylists: Bool = false, quiet: Bool = false, beats: Bool = true,
-        range: ClosedRange<Double>? = nil, channels: ChannelChoice = .mix
+        range: ClosedRange<Double>? = nil, channels: ChannelChoice = .mix, recordLevel: Bool = false
     ) throws -> BlockBeatAnalyzer {
         let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet, channels: channels)
         let analyzer = BlockBeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats, range: range)
+        analyzer.tracker.recordsLevel = recordLevel
         try decoder.forEachMonoChunk { analyzer.process($0) }
         return analyzer
     }

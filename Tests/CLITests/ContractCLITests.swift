@@ -77,6 +77,21 @@ final class ContractCLITests: XCTestCase {
         XCTAssertEqual(p.reduce(0, +), 1, accuracy: 0.001)
         XCTAssertGreaterThan(p[1], 0.5, "four on the floor at 120 is tapped at 120: \(p)")
         XCTAssertEqual((level["inputs"] as? [Double])?.count, 25)
+        XCTAssertNil(obj["level_readings"], "the live level's readings only with --causal")
+        // --causal: the live level's readings, twice a second once the grid has 6 beats.
+        let causal = try CLI.run(["tempo", dir + "/t.wav", "--json", "--causal"])
+        XCTAssertEqual(causal.status, 0, causal.stderr)
+        let live = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(causal.stdout.utf8)) as? [String: Any])
+        let readings = try XCTUnwrap(live["level_readings"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(readings.count, 8)
+        let times = readings.compactMap { $0["time"] as? Double }
+        XCTAssertEqual(times.count, readings.count)
+        XCTAssertEqual(times, times.sorted())
+        for r in readings {
+            XCTAssertEqual(r["tempo"] as? Double ?? 0, 120, accuracy: 2)
+            XCTAssertEqual((r["inputs"] as? [Double])?.count, 25)
+            XCTAssertEqual((r["probabilities"] as? [Double])?.reduce(0, +) ?? 0, 1, accuracy: 0.001)
+        }
         // Beat-less: bpm is null in JSON.
         try Signals.writeWAV(Signals.sines([(220, 0.3)], seconds: 4), to: dir + "/hum.wav")
         let none = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try CLI.run(["tempo", dir + "/hum.wav", "--json"]).stdout.utf8)) as? [String: Any])

@@ -9,8 +9,8 @@ final class LevelModelTests: XCTestCase {
         GridFeatures(mid: mid, alternation: alternation, triplet: triplet, quarter: quarter)
     }
 
-    private func p(_ tempo: Double, _ b: GridFeatures, _ l: GridFeatures, _ m: GridFeatures) -> [Double] {
-        LevelModel.probabilities(LevelModel.features(tempo: tempo, broad: b, low: l, mid: m))
+    private func p(_ tempo: Double, _ b: GridFeatures, _ l: GridFeatures, _ m: GridFeatures, fit: LevelModel.Fit = .track) -> [Double] {
+        LevelModel.probabilities(LevelModel.features(tempo: tempo, broad: b, low: l, mid: m), fit: fit)
     }
 
     /// Three probabilities that sum to 1, for any grid the fitted weights are given.
@@ -61,5 +61,45 @@ final class LevelModelTests: XCTestCase {
         XCTAssertGreaterThan(ballad[0], 0.5, "\(ballad)")
         let dnb = p(87, grid(mid: 0.75, alternation: 0.99, quarter: 0.8), grid(mid: 1.7, alternation: 0.8, quarter: 0.6), grid(mid: 0.35, alternation: 0.98))
         XCTAssertGreaterThan(dnb[2], 0.5, "\(dnb)")
+    }
+
+    /// The live fit shares the inputs and the priors: probabilities that sum to 1, no tapped
+    /// beat outside 55–184 BPM, and the same reading of a ballad's and a drum & bass grid.
+    func testTheLiveFitSharesInputsAndPriors() {
+        XCTAssertEqual(LevelModel.liveWeights.count, 3)
+        XCTAssertTrue(LevelModel.liveWeights.allSatisfy { $0.count == LevelModel.inputs })
+        for tempo in [80.0, 100, 140] {
+            let g = grid(mid: 0.9, alternation: 0.4, quarter: 0.6)
+            let q = p(tempo, g, g, g, fit: .live)
+            XCTAssertEqual(q.reduce(0, +), 1, accuracy: 1e-9)
+            if tempo == 100 { XCTAssertEqual(q[0] + q[2], 0, "\(q)") }
+        }
+        let ballad = p(140, grid(mid: 0.12, alternation: 0.5), grid(mid: 0.2, alternation: 0.3), grid(mid: 0.2, alternation: 0.65), fit: .live)
+        XCTAssertGreaterThan(ballad[0], 0.5, "\(ballad)")
+        let dnb = p(
+            87, grid(mid: 0.75, alternation: 0.99, quarter: 0.8), grid(mid: 1.7, alternation: 0.8, quarter: 0.6),
+            grid(mid: 0.35, alternation: 0.98), fit: .live)
+        XCTAssertGreaterThan(dnb[2], 0.5, "\(dnb)")
+    }
+
+    /// The live level's filter: two confident readings move it, readings that waver between
+    /// two levels never do, and a level the readings ruled out comes back through the leak,
+    /// not on one reading.
+    func testTheLiveFilterMovesOnConfidentReadingsOnly() {
+        let live = TempoTracker(sampleRate: 44_100)
+        live.observeLevel(SIMD3(0.01, 0.01, 0.98))
+        live.observeLevel(SIMD3(0.01, 0.01, 0.98))
+        XCTAssertGreaterThan(live.levelBelief[2], TempoTracker.levelSure, "\(live.levelBelief)")
+        live.levelBelief = TempoTracker.startBelief
+        for i in 0..<40 { live.observeLevel(i % 2 == 0 ? SIMD3(0.05, 0.35, 0.6) : SIMD3(0.05, 0.6, 0.35)) }
+        XCTAssertLessThan(max(live.levelBelief[0], live.levelBelief[2]), TempoTracker.levelSure, "\(live.levelBelief)")
+        XCTAssertGreaterThan(live.levelBelief[1], live.levelBelief[2])
+        for _ in 0..<20 { live.observeLevel(SIMD3(0, 0.9, 0.1)) }
+        XCTAssertEqual(live.levelBelief[0], 0, "ruled out by the readings")
+        live.observeLevel(SIMD3(0.9, 0.1, 0))
+        XCTAssertGreaterThan(live.levelBelief[0], 0, "the leak lets ½ come back")
+        XCTAssertLessThan(live.levelBelief[0], TempoTracker.levelSure, "but not on one reading")
+        live.observeLevel(SIMD3(0, 0, 0))
+        XCTAssertEqual(live.levelBelief, TempoTracker.startBelief, "every level ruled out: back to the start")
     }
 }

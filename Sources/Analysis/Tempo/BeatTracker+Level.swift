@@ -61,29 +61,12 @@ extension BeatAnalyzer {
         return (LevelModel.factors[LevelModel.likeliest(p)], b, x, p)
     }
 
-    /// The level rules on grid features of the folded beat: the live votes
-    /// (`TempoTracker.updateLevel`), whose 8 s history the offline `LevelModel` was not fitted on.
-    static func levelRule(
-        tempo: Double, broad b: GridFeatures, low l: GridFeatures, mid m: GridFeatures
-    ) -> Double {
-        // Twice as fast: a slow folded beat (≤ 92 BPM) with a strong mid-band pulse (snare
-        // body, chords) half-way between beats: drum & bass's snare on 2 and 4 at 174, a
-        // waltz's every beat; hip-hop's half-beats are hi-hats (little mid band). Or with
-        // the low band's pulse there at least as strong as on the beats: a folded grid on
-        // drum & bass's loud snare, its kicks between (hip-hop's kicks fall on its beats).
-        if tempo <= 92 && b.mid >= 0.5 && (m.mid >= 0.5 || l.mid >= Self.lowHalfBeat) { return 2 }
-        // Half as fast: a brisk folded beat (≥ 110) with nothing between beats (no half- or
-        // third-beat pulse: not a shuffle) and kicks on alternate beats only (not a waltz,
-        // whose kick comes every bar of 3): ballads and reggae at 60–80 BPM.
-        if tempo >= 110 && b.mid < 0.25 && b.triplet < 0.3 && l.alternation < 0.75 { return 0.5 }
-        return 1
-    }
     /// Whether the half-beats of a slow folded grid are its subdivision rather than beats: weaker
     /// than the beats (`mid` < `equalHalfBeat`) and with nothing below them, a quarter of the
     /// way between beats (`quarter` < `subdivision`), where a doubled beat would have its own
     /// half-beats (hats, eighth notes). Then the folded beat is the beat, however much sounds
-    /// half-way (a slow groove whose chords or organ fill the eighths), and `levelRule`'s
-    /// doubling is not taken. Half-beats as strong as the beats are beats themselves (a
+    /// half-way (a slow groove whose chords or organ fill the eighths): the live level rules out
+    /// twice the beat (`TempoTracker.readLevel`). Half-beats as strong as the beats are beats themselves (a
     /// drumless waltz at 180, every beat a note, nothing between). Live, the first seconds of
     /// history read that waltz's half-beats weaker (0.69 at 6 s, 1.0 at 12 s), as a slow groove's:
     /// there `TempoTracker.halfBeatsSubdivide` also asks the low band whether the grid is a bar
@@ -94,17 +77,13 @@ extension BeatAnalyzer {
     /// Broadband flux a quarter of the way between the folded beats, relative to on them, that
     /// a doubling needs: not nothing at all. Development sets: 0.14–1.0 on every track shown
     /// at half its beat (a drumless waltz at 176 lowest: its melody's notes are few between
-    /// its beats), 0.02–0.05 on the slow 4/4 grooves the rule doubled wrongly whose
+    /// its beats), 0.02–0.05 on the slow 4/4 grooves the level rules doubled wrongly whose
     /// half-beats were their eighths (a song's, 0.15, and a funk's, 0.66, stay doubled).
     static let subdivision = 0.1
     /// Broadband flux half-way between the folded beats, relative to on them, from which the
     /// half-beats are beats in their own right, whatever lies between (development sets: 0.61–0.85
     /// on the slow grooves above; 0.95 on a drumless waltz at 180 whose notes fall on its beats only).
     static let equalHalfBeat = 0.9
-    /// Low-band flux half-way between the folded beats, relative to on them, from which a
-    /// slow folded beat doubles (public tempo set: the two drum & bass tracks only this rule
-    /// doubles read 1.12 and 1.72; every level-1 track under 92 BPM reads at most 0.61).
-    static let lowHalfBeat = 1.0
     /// Weights of the broadband, low-band (< 200 Hz) and mid-band (200 Hz – 3 kHz) envelopes
     /// in the tracking signal: hi-hats and rides, loud in broadband flux, sit on the
     /// off-beats of most dance styles, kicks and snares on the beats.

@@ -17,24 +17,46 @@ import Glibc
 /// `LevelModel+Weights.swift`; the fit, its data and its cross-validation are in
 /// `eval/tempo/NOTES.md` (stage K).
 ///
-/// Offline it replaces the level rules (`BeatAnalyzer.levelRule` with `halfBeatsSubdivide`: two
+/// It replaces the level rules of earlier builds (`levelRule` with `halfBeatsSubdivide`: two
 /// thresholds on the folded tempo, five on the band features): on 1150 generated development
 /// and training tracks the rules chose the annotated level for 94.3 %, the model, fitted each
-/// time without the set it is tested on, for 99.0 %. The live votes (`TempoTracker.updateLevel`)
-/// keep the rules: their 8 s history mixes two grooves across a tempo change, which no track
-/// the model was fitted on does.
+/// time without the set it is tested on, for 99.0 %. The live level (`TempoTracker.updateLevel`)
+/// filters the readings of a second fit of the same inputs (`Fit.live`), made on the grids the
+/// live view reads twice a second: the predicted beats of an 8 s history, which may be a few
+/// beats long, straddle a tempo change or fall on the off-beat.
 public enum LevelModel {
     /// The levels, in the order of the probabilities: ½, 1 and 2 × the folded beat.
     public static let factors: [Double] = [0.5, 1, 2]
 
+    /// Which weights: fitted on whole tracks' grids (offline) or on live 8 s histories.
+    enum Fit { case track, live }
+
     /// The model's inputs for a grid at `tempo` BPM (folded) with these band features.
     static func features(tempo: Double, broad b: GridFeatures, low l: GridFeatures, mid m: GridFeatures) -> [Double] {
+        var x: [Double] = []
+        features(into: &x, tempo: tempo, broad: b, low: l, mid: m)
+        return x
+    }
+
+    /// `features` written into `x` (no allocation when `x` has the capacity): the log tempo,
+    /// then half-way, alternation, third-way and quarter-way for each band, then each of those
+    /// times the log tempo.
+    static func features(into x: inout [Double], tempo: Double, broad b: GridFeatures, low l: GridFeatures, mid m: GridFeatures) {
         let lt = log2(max(tempo, 1) / 110)
-        let base = [
-            b.mid, b.alternation, b.triplet, b.quarter, l.mid, l.alternation, l.triplet, l.quarter,
-            m.mid, m.alternation, m.triplet, m.quarter,
-        ]
-        return [lt] + base + base.map { lt * $0 }
+        x.removeAll(keepingCapacity: true)
+        x.append(lt)
+        func add(_ g: GridFeatures, _ scale: Double) {
+            x.append(scale * g.mid)
+            x.append(scale * g.alternation)
+            x.append(scale * g.triplet)
+            x.append(scale * g.quarter)
+        }
+        for scale in 0..<2 {
+            let s = scale == 0 ? 1 : lt
+            add(b, s)
+            add(l, s)
+            add(m, s)
+        }
     }
 
     /// The priors, which the fit shares (`fit_level.py`):
@@ -53,24 +75,32 @@ public enum LevelModel {
     static let alike = 0.8
     static let somethingBetween = 0.4
     /// Positions in `features` of the bands' half-way and alternation features.
-    private static let mids = [1, 5, 9], alternations = [2, 6, 10]
+    private static let mids = (1, 5, 9), alternations = (2, 6, 10)
 
     /// P(½), P(1), P(2) for the inputs `x` (`features`; its first is log₂(tempo ÷ 110)).
-    static func probabilities(_ x: [Double]) -> [Double] {
-        precondition(x.count == inputs, "level model: \(x.count) inputs, weights for \(inputs)")
+    static func probabilities(_ x: [Double], fit: Fit = .track) -> [Double] {
+        let p = posterior(x, fit: fit)
+        return [p[0], p[1], p[2]]
+    }
+
+    /// `probabilities` as a vector (no allocation).
+    static func posterior(_ x: [Double], fit: Fit) -> SIMD3<Double> {
+        let (w, bias) = fit == .track ? (weights, bias) : (liveWeights, liveBias)
+        precondition(x.count == inputs && w[0].count == inputs, "level model: \(x.count) inputs, weights for \(w[0].count)")
         let folded = 110 * exp2(x[0])
-        var scores = [Double](repeating: 0, count: factors.count)
-        for k in scores.indices {
-            var s = bias[k]
-            for j in 0..<inputs { s += weights[k][j] * x[j] }
-            scores[k] = s
+        var scores = SIMD3<Double>(bias[0], bias[1], bias[2])
+        for k in 0..<3 {
+            for j in 0..<inputs { scores[k] += w[k][j] * x[j] }
         }
-        if folded < halfFrom || alternations.allSatisfy({ x[$0] >= alike }) { scores[0] = -.infinity }
-        if folded > doubleUpTo || mids.allSatisfy({ x[$0] < somethingBetween }) { scores[2] = -.infinity }
-        let top = scores.max() ?? 0
-        let e = scores.map { exp($0 - top) }
-        let sum = e.reduce(0, +)
-        return e.map { $0 / sum }
+        if folded < halfFrom || (x[alternations.0] >= alike && x[alternations.1] >= alike && x[alternations.2] >= alike) {
+            scores[0] = -.infinity
+        }
+        if folded > doubleUpTo || (x[mids.0] < somethingBetween && x[mids.1] < somethingBetween && x[mids.2] < somethingBetween) {
+            scores[2] = -.infinity
+        }
+        let top = max(scores[0], scores[1], scores[2])
+        let e = SIMD3(exp(scores[0] - top), exp(scores[1] - top), exp(scores[2] - top))
+        return e / (e[0] + e[1] + e[2])
     }
 
     /// Index of the largest of `p`; the folded level (1) unless another is strictly larger, so

@@ -101,7 +101,14 @@ public final class TempoTracker {
     let highRing: OwnedBuffer<Float>
     private let highLevels: OwnedBuffer<Float>
     let phaseScratch: OwnedBuffer<Float>
-    var levelVotes: [Double] = []
+    /// The level filter's belief in ½, 1 and 2 × the displayed tempo (`updateLevel`).
+    var levelBelief = TempoTracker.startBelief
+    /// Scratch for the level model's inputs (reserved at construction).
+    var levelInputs: [Double] = []
+    /// Whether `levelReadings` keeps each live level reading (off: a live view runs for hours).
+    public var recordsLevel = false
+    /// The live level model's readings, when `recordsLevel`.
+    public internal(set) var levelReadings: [LevelReading] = []
     /// The tapped level ÷ the displayed (80–160 BPM) tempo: ½, 1 or 2 (issue 18). The
     /// predicted beats follow it; `display` stays folded.
     public internal(set) var level = 1.0
@@ -172,7 +179,7 @@ public final class TempoTracker {
         fluxRing = OwnedBuffer(zeroed: capacity)
         novelRing = OwnedBuffer(zeroed: capacity)
         harmony = HarmonicMovement(binHz: Double(sampleRate) / Double(size), bins: onset.bins, frameRate: frameRate)
-        levelVotes.reserveCapacity(4)
+        levelInputs.reserveCapacity(LevelModel.inputs)
         for d in 0..<capacity { logTable[d] = d > 0 ? Float(log(Double(d))) : 0 }
         predictedBeats.reserveCapacity(1024)
         heardScratch.reserveCapacity(Self.leadSlots)
@@ -217,8 +224,8 @@ public final class TempoTracker {
     /// Forgets what the level votes and the off-beat audit read from the predicted beats
     /// heard so far (after a reset, a tempo change or a new level): their history starts now.
     func forgetGrid() {
-        levelVotes.removeAll(keepingCapacity: true)
-        halfShift = 0; offBeatVotes = 0; undoVotes = 0; auditFrom = framesIn
+        levelBelief = Self.startBelief
+        halfShift = 0; offBeatVotes = 0; auditFrom = framesIn
     }
 
     private func analyseFrame() {
@@ -298,8 +305,6 @@ public final class TempoTracker {
     var offBeatVotes = 0
     /// Half a beat (0.5) when the audit moved the doubled grid off the programme's marks, else 0.
     var halfShift = 0.0
-    /// Updates in a row whose folded grid voted to undo a doubling (`undoDoubling`).
-    var undoVotes = 0
     /// How far (onset frames, ≤ 0) the beats are announced before the programme's marks: where
     /// the notes start, not where their flux peaks (`updateAttackLead`).
     var attackLead = 0.0
