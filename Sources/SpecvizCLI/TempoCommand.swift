@@ -158,14 +158,7 @@ struct TempoCommand: ParsableCommand {
             try w.key("level")
             try w.beginObject()
             try w.member("factor", analysis.levelFactor, decimals: 1)
-            try w.key("probabilities")
-            try w.beginArray()
-            for p in analysis.levelProbabilities { try w.value(p, decimals: 4) }
-            try w.endArray()
-            try w.key("inputs")
-            try w.beginArray()
-            for x in analysis.levelInputs { try w.value(x, decimals: 5) }
-            try w.endArray()
+            try writeLevelModel(analysis.levelProbabilities, analysis.levelInputs, to: w)
             try w.endObject()
         }
         try w.key("segments")
@@ -206,14 +199,7 @@ struct TempoCommand: ParsableCommand {
                 try w.member("time", r.time, decimals: 4)
                 try w.member("tempo", r.tempo, decimals: 3)
                 try w.member("level", r.level, decimals: 1)
-                try w.key("probabilities")
-                try w.beginArray()
-                for p in r.probabilities { try w.value(p, decimals: 4) }
-                try w.endArray()
-                try w.key("inputs")
-                try w.beginArray()
-                for x in r.inputs { try w.value(x, decimals: 5) }
-                try w.endArray()
+                try writeLevelModel(r.probabilities, r.inputs, to: w)
                 try w.endObject()
             }
             try w.endArray()
@@ -222,6 +208,18 @@ struct TempoCommand: ParsableCommand {
         w.newline()
         try w.flush()
     }
+}
+
+/// The level model's `"probabilities"` (P(½), P(1), P(2)) and `"inputs"` members, offline and live.
+private func writeLevelModel(_ probabilities: [Double], _ inputs: [Double], to w: JSONWriter) throws {
+    try w.key("probabilities")
+    try w.beginArray()
+    for p in probabilities { try w.value(p, decimals: 4) }
+    try w.endArray()
+    try w.key("inputs")
+    try w.beginArray()
+    for x in inputs { try w.value(x, decimals: 5) }
+    try w.endArray()
 }
 
 /// The tempo "the display would show for most of the file" (SPEC §1): the time-weighted
