@@ -221,7 +221,7 @@ public final class TempoTracker {
         forgetGrid()
     }
 
-    /// Forgets what the level votes and the off-beat audit read from the predicted beats
+    /// Forgets what the level filter and the off-beat audit read from the predicted beats
     /// heard so far (after a reset, a tempo change or a new level): their history starts now.
     func forgetGrid() {
         levelBelief = Self.startBelief
