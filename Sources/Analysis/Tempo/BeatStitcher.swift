@@ -13,8 +13,9 @@ struct BeatStitcher {
     private(set) var isEmpty = true
     /// The tempo (BPM) of the last segment so far and its block's metrical level factor.
     private(set) var lastLevel: (bpm: Double, factor: Double)?
-    /// The block with the most beats: the level and compound reading come from it.
-    private var best: (count: Int, levelFactor: Double, compound: Bool, inputs: [Double], probabilities: [Double])?
+    /// The block with the most beats: the level (with the model's inputs and probabilities) and
+    /// the compound reading come from it.
+    private var best: BeatAnalysis?
     /// Beats of the blocks per (beats per bar, bar phase of index 0 in `beats`): the metre
     /// and the bar phase are those most beats were given.
     private var bars: [Int: [Int: Int]] = [:]
@@ -32,7 +33,7 @@ struct BeatStitcher {
         if first < new.count { beats.append(contentsOf: new[first...]) }
         join(block.segments.map { TempoSegment(start: $0.start + offset, end: $0.end + offset, bpm: $0.bpm) }, at: cut.time)
         if let last = block.segments.last { lastLevel = (last.bpm, block.levelFactor) }
-        if block.beats.count > best?.count ?? 0 { best = (block.beats.count, block.levelFactor, block.compound, block.levelInputs, block.levelProbabilities) }
+        if block.beats.count > best?.beats.count ?? 0 { best = block }
         // Any downbeat of the block gives the phase of its kept beats: index `j` of the
         // block is `base + j` here, whether or not beat `j` was kept.
         if let n = block.beatsPerBar, let j = block.beats.firstIndex(where: { $0.position == 1 }) {
@@ -91,8 +92,8 @@ struct BeatStitcher {
         guard let best else { return out }
         out.levelFactor = best.levelFactor
         out.compound = best.compound
-        out.levelInputs = best.inputs
-        out.levelProbabilities = best.probabilities
+        out.levelInputs = best.levelInputs
+        out.levelProbabilities = best.levelProbabilities
         let metre = bars.max { a, b in
             (a.value.values.reduce(0, +), a.key) < (b.value.values.reduce(0, +), b.key)
         }
