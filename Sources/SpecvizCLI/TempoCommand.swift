@@ -161,6 +161,25 @@ struct TempoCommand: ParsableCommand {
             try writeLevelModel(analysis.levelProbabilities, analysis.levelInputs, to: w)
             try w.endObject()
         }
+        if !analysis.phaseReadings.isEmpty {
+            // The grid's phase decisions and what they were read from (`PhaseModel`).
+            try w.key("phase")
+            try w.beginArray()
+            for r in analysis.phaseReadings {
+                try w.beginObject()
+                try w.key("beats")
+                try w.beginArray()
+                for t in r.beats { try w.value(t, decimals: 4) }
+                try w.endArray()
+                try w.key("inputs")
+                try w.beginArray()
+                for x in r.inputs { try w.value(x, significant: 6) }
+                try w.endArray()
+                try w.member("off_beat", r.offBeat, decimals: 3)
+                try w.endObject()
+            }
+            try w.endArray()
+        }
         try w.key("segments")
         try w.beginArray()
         for s in analysis.segments {

@@ -224,6 +224,21 @@ public enum ClickTracks {
         return x
     }
 
+    /// Two-step (UK garage, and drum & bass at its faster tempi): kicks on 1, the "and" of 2 and
+    /// the "and" of 3, so two of every three fall between the beats; a clap (a click) on 2 and 4;
+    /// hats on the "and"s and on 3; a bass note (55 Hz) under the first two kicks. The low band
+    /// is stronger half-way between the beats; only the claps' backbeat marks the beat.
+    public static func twoStep(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let kicks = pattern(bpm: bpm, beatsPerBar: 4, hits: [(0, .kick), (1.5, .kick), (2.5, .kick)], seconds: seconds, sampleRate: sampleRate)
+        let claps = pattern(bpm: bpm, beatsPerBar: 4, hits: [(1, .click), (3, .click)], seconds: seconds, sampleRate: sampleRate)
+        let hats = pattern(
+            bpm: bpm, beatsPerBar: 4, hits: [0.5, 1.5, 2, 2.5, 3.5].map { ($0, Voice.hat) }, seconds: seconds, sampleRate: sampleRate)
+        let bass = notes(bpm: bpm, beatsPerBar: 4, notes: [(0, [55], 0.5), (1.5, [55], 0.5)], seconds: seconds, sampleRate: sampleRate)
+        var x = kicks
+        for i in x.indices { x[i] += 0.6 * claps[i] + 0.3 * hats[i] + bass[i] }
+        return x
+    }
+
     /// House with the hi-hats mixed far above the kick and a held bass on every off-beat
     /// (issue 37's held-out loss): a kick on every beat, a clap (a click) on 2 and 4, and
     /// half-way between the beats a hi-hat ~12 dB over the kick (RMS) and a synth-bass note (55 Hz,

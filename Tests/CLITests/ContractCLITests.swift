@@ -78,6 +78,16 @@ final class ContractCLITests: XCTestCase {
         XCTAssertGreaterThan(p[1], 0.5, "four on the floor at 120 is tapped at 120: \(p)")
         XCTAssertEqual((level["inputs"] as? [Double])?.count, 25)
         XCTAssertNil(obj["level_readings"], "the live level's readings only with --causal")
+        // The phase: each stretch of the grid it was read on, its 11 inputs and P(off the beat).
+        let phase = try XCTUnwrap(obj["phase"] as? [[String: Any]])
+        XCTAssertFalse(phase.isEmpty)
+        for stretch in phase {
+            let beats = try XCTUnwrap(stretch["beats"] as? [Double])
+            XCTAssertTrue((8...48).contains(beats.count), "\(beats.count) beats")
+            XCTAssertEqual(beats, beats.sorted())
+            XCTAssertEqual((stretch["inputs"] as? [Double])?.count, 11)
+            XCTAssertLessThan(stretch["off_beat"] as? Double ?? 1, 0.5, "four on the floor is on its kicks")
+        }
         // --causal: the live level's readings, twice a second once the grid has 6 beats.
         let causal = try CLI.run(["tempo", dir + "/t.wav", "--json", "--causal"])
         XCTAssertEqual(causal.status, 0, causal.stderr)
@@ -97,6 +107,7 @@ final class ContractCLITests: XCTestCase {
         let none = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try CLI.run(["tempo", dir + "/hum.wav", "--json"]).stdout.utf8)) as? [String: Any])
         XCTAssertTrue(none["bpm"] is NSNull)
         XCTAssertNil(none["level"], "no beats, no level")
+        XCTAssertNil(none["phase"], "no beats, no phase")
     }
 
     /// `--range LO:HI` folds the tempo into a DJ-style octave; a range under an octave is refused.

@@ -1,25 +1,25 @@
 import SpecvizCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // Beat tracking, step 3b: the grid's phase, on the beat or half a beat off.
 //
 // The smooth programme keeps one phase for as long as the envelope allows, so where its
 // envelope (the low and mid bands) is stronger half-way between the beats, the grid sits on
-// the off-beat for a whole segment. Two kinds of evidence move it:
-// - the kicks (`kicksOnTheBeat`): a percussive low onset that falls between the beats, on most
-//   of them (house whose off-beat hats and bass outweigh the kick);
-// - where the kicks do not mark the grid, the attacks of everything else: the broadband flux,
-//   the log spectrum's rise and the flux above ~2.6 kHz (hats, cymbals, the snare's rattle)
-//   all stronger half-way between its beats. Funk's kicks and bass fall on syncopated
-//   eighths and sixteenths as often as on the beat; its backbeat snare and accented hats
-//   tell the beat.
+// the off-beat for a whole segment. `PhaseModel` reads, per stretch of the grid, where the
+// bands fall on its beats and half-beats, and the stretch moves half a beat when the model is
+// sure enough that it is off the beat.
 extension BeatAnalyzer {
     /// Onset envelopes (normalised) that tell the phase where the kicks do not.
     struct PhaseEvidence {
-        var kick: [Float], broad: [Float], log: [Float], high: [Float]
+        var kick: [Float], broad: [Float], log: [Float], high: [Float], low: [Float], mid: [Float]
     }
 
-    /// The grid on the beat: the kicks decide per tempo segment (a new tempo may come with a
-    /// new phase) in stretches of `kickStretch` beats, then the attacks per segment.
+    /// The grid on the beat: `PhaseModel` reads stretches of `phaseStretch` beats and decides
+    /// per tempo segment (a new tempo may come with a new phase); a segment of fewer than 8
+    /// beats stays as it is.
     func onTheBeat(_ beats: [Int], evidence: PhaseEvidence, factor: Double, duration: Double) -> [Int] {
         var out: [Int] = []
         var from = 0
@@ -27,41 +27,77 @@ extension BeatAnalyzer {
         for (k, segment) in segs.enumerated() {
             var to = beats.count
             if k + 1 < segs.count { to = max(from, beats.firstIndex { frameTime($0) >= segment.end - 0.01 } ?? beats.count) }
-            var piece: [Int] = []
+            // The stretches' evidence pooled over the segment: the mean log-odds, each stretch
+            // weighted by its beats. The whole segment moves when it is likelier off the beat
+            // than on it, or none of it: a grid that changes phase mid-segment loses half its
+            // beats whichever phase is right.
+            var stretches: [(range: Range<Int>, odds: Double)] = []
             var a = from
             while a < to {
-                var b = min(to, a + Self.kickStretch)
-                if to - b < Self.kickStretch / 2 { b = to }
-                piece += kicksOnTheBeat(Array(beats[a..<b]), kick: evidence.kick)
+                var b = min(to, a + Self.phaseStretch)
+                if to - b < Self.phaseStretch / 2 { b = to }
+                if b - a >= 8 {
+                    let stretch = Array(beats[a..<b])
+                    let x = phaseInputs(stretch, evidence: evidence)
+                    let p = PhaseModel.offBeat(x)
+                    phaseReadings.append(PhaseReading(beats: stretch.map(frameTime), inputs: x, offBeat: p))
+                    stretches.append((a..<b, PhaseModel.logOdds(p)))
+                }
                 a = b
             }
-            out += attacksOnTheBeat(piece, evidence: evidence)
+            let counted = stretches.reduce(0) { $0 + $1.range.count }
+            let pooled = counted > 0 ? stretches.reduce(0) { $0 + $1.odds * Double($1.range.count) } / Double(counted) : -.infinity
+            let piece = Array(beats[from..<to])
+            out += pooled > 0 ? Self.halfBeatLater(piece, frames: evidence.kick.count) : piece
             from = to
         }
         out += beats[from...]
         return out
     }
-    /// Beats per stretch of the kicks' decision.
-    static let kickStretch = 32
-
-    /// The grid moved half a beat when its kicks do not mark it (their beat-to-half-beat log
-    /// ratio under `kickShift`) and the broadband flux, the log spectrum's rise and the high
-    /// band's flux are all stronger half-way between its beats.
-    func attacksOnTheBeat(_ beats: [Int], evidence e: PhaseEvidence) -> [Int] {
-        guard beats.count >= 8, beatToHalfBeat(e.kick, beats: beats).ratio < Self.kickShift else { return beats }
-        guard beatToHalfBeat(e.broad, beats: beats).ratio <= Self.attackShift.broad,
-            beatToHalfBeat(e.log, beats: beats).ratio <= Self.attackShift.log,
-            beatToHalfBeat(e.high, beats: beats).ratio <= Self.attackShift.high
-        else { return beats }
-        return Self.halfBeatLater(beats, frames: e.kick.count)
+    /// The phase model's inputs on a stretch of the grid: log₂(tempo ÷ 110); the kicks'
+    /// beat-to-half-beat log ratio, their share of half-beats and of beats; the same log ratio
+    /// of the broadband flux, the log rise, the high, low and mid bands; and for the mid and
+    /// broadband how much more alternate beats differ than alternate half-beats (a backbeat).
+    func phaseInputs(_ beats: [Int], evidence e: PhaseEvidence) -> [Double] {
+        let seconds = frameTime(beats[beats.count - 1]) - frameTime(beats[0])
+        let tempo = 60 * Double(beats.count - 1) / max(seconds, 1e-3)
+        let kick = beatToHalfBeat(e.kick, beats: beats)
+        let later = Self.halfBeatLater(beats, frames: e.kick.count)
+        let kickOnBeats = later.count >= 2 ? beatToHalfBeat(e.kick, beats: later).halfCover : 0
+        func ratio(_ o: [Float]) -> Double { beatToHalfBeat(o, beats: beats).ratio }
+        func alternation(_ o: [Float], _ grid: [Int]) -> Double {
+            var even: Float = 0, odd: Float = 0
+            for (k, f) in grid.enumerated() { if k % 2 == 0 { even += strength(o, at: Double(f)) } else { odd += strength(o, at: Double(f)) } }
+            let n = Float(grid.count)
+            return Double(abs(even - odd) / n)
+        }
+        func backbeat(_ o: [Float]) -> Double {
+            log((alternation(o, beats) + 0.1) / (alternation(o, later) + 0.1))
+        }
+        return [
+            log2(tempo / 110), kick.ratio, kick.halfCover, kickOnBeats, ratio(e.broad), ratio(e.log), ratio(e.high),
+            ratio(e.low), ratio(e.mid), backbeat(e.mid), backbeat(e.broad),
+        ]
     }
-    /// Log ratios (beat ÷ half-beat) at or under which the attacks move the grid. On the
-    /// development sets (dev, dev3, dev-ext: 204 grids of the programme) the six on the
-    /// off-beat, all funk, read broadband −0.14 to −0.36, log rise −0.41 to −0.49 (one
-    /// +0.01) and high band −0.29 to −0.93; of the grids on the beat whose kicks do not mark
-    /// them, none reads all three this low (a breakbeat's high band: +0.60; a bossa's log
-    /// rise: −0.28). House and techno grids on the beat read as low, but their kicks mark them.
+
+    /// Beats per stretch the phase model reads (a longer segment is read in several).
+    static let phaseStretch = 32
+
+    /// Log ratios (beat ÷ half-beat) of the broadband flux, the log spectrum's rise and the high
+    /// band at or under which the live phase moves the grid when its kicks do not mark it
+    /// (`TempoTracker.beatsOffTheBeat`; the offline rule of earlier builds). On the development
+    /// sets (dev, dev3, dev-ext: 204 grids of the programme) the six on the off-beat, all funk, read
+    /// broadband −0.14 to −0.36, log rise −0.41 to −0.49 (one +0.01) and high band −0.29 to −0.93;
+    /// of the grids on the beat whose kicks do not mark them, none reads all three this low.
     static let attackShift = (broad: -0.1, log: -0.3, high: -0.2)
+
+    /// One phase decision of the offline grid: a stretch of the programme's beats (media
+    /// times), `PhaseModel`'s inputs on it, and P(off the beat).
+    public struct PhaseReading: Sendable {
+        public var beats: [Double]
+        public var inputs: [Double]
+        public var offBeat: Double
+    }
 
     /// Flux of the band levels from band 20 of `OnsetStrength.bandCount` up (~2.6–5 kHz).
     func highFlux() -> [Float] {

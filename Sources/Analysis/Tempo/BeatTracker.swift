@@ -63,6 +63,8 @@ public struct BeatAnalysis: Sendable {
     /// `LevelModel`'s inputs and its P(½), P(1), P(2) for the folded grid (empty without beats).
     public var levelInputs: [Double] = []
     public var levelProbabilities: [Double] = []
+    /// The phase decisions (`BeatAnalyzer.PhaseReading`), oldest first.
+    public var phaseReadings: [BeatAnalyzer.PhaseReading] = []
     /// Whether the beat divides in three (a shuffle, 6/8, 12/8).
     public var compound = false
     /// The metre as a time signature ("3/4", "4/4", or "12/8" for four beats of three),
@@ -223,8 +225,10 @@ public final class BeatAnalyzer {
         if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
         let evidence = PhaseEvidence(
             kick: normalised(PercussiveLow.envelope(level: lowLevel)), broad: broad, log: normalised(logEnvelope),
-            high: normalised(highFlux()))
+            high: normalised(highFlux()), low: low, mid: mid)
+        phaseReadings = []
         beats = onTheBeat(beats, evidence: evidence, factor: factor, duration: duration)
+        result.phaseReadings = phaseReadings
         beats = trimLeading(beats, o: o)
         beats = regularised(beats, o: o)
         result.levelFactor = factor
@@ -266,9 +270,8 @@ public final class BeatAnalyzer {
         return shown > 0 ? Double(log) / Double(shown) : 0
     }
 
-    /// The kicks' beat-to-half-beat log ratio and their share of half-beats in the last
-    /// phase decision, for tuning.
-    public internal(set) var lastKickPhase = (ratio: 0.0, halfCover: 0.0)
+    /// The phase decisions of the last `finish`, oldest first.
+    public internal(set) var phaseReadings: [PhaseReading] = []
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
     public internal(set) var lastBarContrast = (0.0, 0.0)
 }

@@ -59,7 +59,7 @@ enum PercussiveLow {
 }
 
 // The beat's phase from the kicks: a grid whose percussive low-band onsets fall half-way
-// between its beats is half a beat off.
+// between its beats is half a beat off (`PhaseModel`'s first inputs; the live phase's rule).
 extension BeatAnalyzer {
     /// log((mean at the beats + 0.1) ÷ (mean at the half-beats + 0.1)) of envelope `o` on
     /// the grid `beats` (frame indices): > 0 when `o`'s onsets fall on the beats; and the
@@ -85,21 +85,9 @@ extension BeatAnalyzer {
         return (log((a + 0.1) / (b + 0.1)), Double(covered) / Double(count - 1))
     }
 
-    /// The grid moved by half a beat when its kicks (`kick`: the normalised `PercussiveLow`
-    /// envelope) fall clearly between its beats, and on most of those half-beats. The low
-    /// band's flux and the mid band can put the programme's grid on the off-beat when a
-    /// bass note and loud hats sound there (house with the hats over the kick), but a bass
-    /// note sustains and a kick does not. Music without a regular kick (strings, piano,
-    /// voice and guitar) has percussive low onsets on few half-beats, and keeps its grid.
-    func kicksOnTheBeat(_ beats: [Int], kick: [Float]) -> [Int] {
-        guard beats.count >= 8 else { return beats }
-        let k = beatToHalfBeat(kick, beats: beats)
-        lastKickPhase = k
-        guard k.ratio <= -Self.kickShift, k.halfCover >= Self.kickCover else { return beats }
-        return Self.halfBeatLater(beats, frames: kick.count)
-    }
-    /// Kicks this far (log ratio) off the grid move it. Development sets (dev, dev-ext) at
-    /// their true beats: every grid on the beat reads ≥ −0.97 (a drumless orchestral track)
+    /// Kicks this far (log ratio) off the live grid move it (`TempoTracker.beatsOffTheBeat`;
+    /// offline, the rule of earlier builds; `PhaseModel` reads the kicks now). Development
+    /// sets (dev, dev-ext) at their true beats: every grid on the beat reads ≥ −0.97 (a drumless orchestral track)
     /// and, with kicks on half of its half-beats, ≥ −0.57 (funk); the off-beat grids of
     /// house with loud hats, of a techno and a house track read ≤ −1.28.
     static let kickShift = 0.9

@@ -7,9 +7,10 @@ import Glibc
 //
 // The forward programme follows the low and mid bands, which in house with loud hats and an
 // off-beat bass, or in funk with syncopated kicks, are stronger half-way between the beats: its
-// marks then sit on the off-beat. The offline analysis moves such a grid by half a beat when the
-// kicks fall between its beats, or, where the kicks mark neither, when the broadband flux, the
-// log spectrum's rise and the high band all do. The same evidence, normalised the same way (local
+// marks then sit on the off-beat. The offline analysis of earlier builds moved such a grid by half
+// a beat when the kicks fall between its beats, or, where the kicks mark neither, when the
+// broadband flux, the log spectrum's rise and the high band all do (offline, `PhaseModel` reads
+// that evidence now); the live audit keeps those rules. The same evidence, normalised the same way (local
 // mean over ±0.5 s removed, over the deviation), is read here on the predicted beats since the
 // last audit.
 extension TempoTracker {
