@@ -39,6 +39,19 @@ final class BeatStitcherTests: XCTestCase {
         XCTAssertEqual(a.beats.map { $0.position ?? 0 }, (0..<60).map { $0 % 4 + 1 })
     }
 
+    /// Every block's phase readings come through, their beats in media time.
+    func testPhaseReadingsOfEveryBlockInMediaTime() {
+        var s = BeatStitcher()
+        for (k, offset) in [0.0, 15].enumerated() {
+            var b = block(grid(from: 0.25, to: 20, period: 0.5))
+            b.phaseReadings = [BeatAnalyzer.PhaseReading(beats: [0.25, 0.75, 1.25], inputs: [Double(k)], offBeat: 0.1)]
+            s.add(b, offset: offset, overlapEnd: offset > 0 ? 20 : 0)
+        }
+        let readings = s.result(updates: []).phaseReadings
+        XCTAssertEqual(readings.map(\.beats), [[0.25, 0.75, 1.25], [15.25, 15.75, 16.25]])
+        XCTAssertEqual(readings.map(\.inputs), [[0], [1]])
+    }
+
     /// Blocks that disagree (the second a quarter beat off) are cut at the overlap's middle;
     /// a block with no beats in the overlap leaves the other's beats there.
     func testDisagreeingBlocksAreCutAtTheMiddle() {

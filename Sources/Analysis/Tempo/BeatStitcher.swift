@@ -9,6 +9,8 @@ struct BeatStitcher {
     /// The beats so far, in media time; positions are their blocks' own until `result`.
     private(set) var beats: [Beat] = []
     private(set) var segments: [TempoSegment] = []
+    /// Every block's phase decisions, in media time (overlapping blocks both read their overlap).
+    private(set) var phaseReadings: [BeatAnalyzer.PhaseReading] = []
     /// Whether any block was added.
     private(set) var isEmpty = true
     /// The tempo (BPM) of the last segment so far and its block's metrical level factor.
@@ -33,6 +35,10 @@ struct BeatStitcher {
         if first < new.count { beats.append(contentsOf: new[first...]) }
         join(block.segments.map { TempoSegment(start: $0.start + offset, end: $0.end + offset, bpm: $0.bpm) }, at: cut.time)
         if let last = block.segments.last { lastLevel = (last.bpm, block.levelFactor) }
+        for var r in block.phaseReadings {
+            r.beats = r.beats.map { $0 + offset }
+            phaseReadings.append(r)
+        }
         if block.beats.count > best?.beats.count ?? 0 { best = block }
         // Any downbeat of the block gives the phase of its kept beats: index `j` of the
         // block is `base + j` here, whether or not beat `j` was kept.
@@ -89,6 +95,7 @@ struct BeatStitcher {
         var out = BeatAnalysis(updates: updates)
         out.segments = segments
         out.beats = beats
+        out.phaseReadings = phaseReadings
         guard let best else { return out }
         out.levelFactor = best.levelFactor
         out.compound = best.compound
