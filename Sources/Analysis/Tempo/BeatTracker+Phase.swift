@@ -9,8 +9,8 @@ import Glibc
 // The smooth programme keeps one phase for as long as the envelope allows, so where its
 // envelope (the low and mid bands) is stronger half-way between the beats, the grid sits on
 // the off-beat for a whole segment. `PhaseModel` reads, per stretch of the grid, where the
-// bands fall on its beats and half-beats, and the stretch moves half a beat when the model is
-// sure enough that it is off the beat.
+// bands fall on its beats and half-beats; a tempo segment moves half a beat when its stretches,
+// pooled, say it is likelier off the beat than on it.
 extension BeatAnalyzer {
     /// Onset envelopes (normalised) that tell the phase where the kicks do not.
     struct PhaseEvidence {

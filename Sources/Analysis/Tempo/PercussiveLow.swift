@@ -87,9 +87,9 @@ extension BeatAnalyzer {
 
     /// Kicks this far (log ratio) off the live grid move it (`TempoTracker.beatsOffTheBeat`;
     /// offline, the rule of earlier builds; `PhaseModel` reads the kicks now). Development
-    /// sets (dev, dev-ext) at their true beats: every grid on the beat reads ≥ −0.97 (a drumless orchestral track)
-    /// and, with kicks on half of its half-beats, ≥ −0.57 (funk); the off-beat grids of
-    /// house with loud hats, of a techno and a house track read ≤ −1.28.
+    /// sets (dev, dev-ext) at their true beats: every grid on the beat reads ≥ −0.97 (a
+    /// drumless orchestral track) and, with kicks on half of its half-beats, ≥ −0.57 (funk);
+    /// the off-beat grids of house with loud hats, of a techno and a house track read ≤ −1.28.
     static let kickShift = 0.9
     /// … and only when at least this share of its half-beats carries a kick (drumless
     /// tracks there: ≤ 0.28; the loud-hat house tracks' beats: ≥ 0.73).
