@@ -12,7 +12,8 @@ round; any other stretch (a grid at half the annotated tempo hits with both, a w
 neither) is left out. Each track weighs the same however many stretches it has.
 
 Reports leave-one-set-out accuracy per stretch (a set and its -ext copy held out together,
-P(off) above 0.5 counted as off) next to the decisions of the build that wrote the JSON, then fits on everything and, with --write, writes the weights file.
+P(off) above 0.5 counted as off) next to the decisions of the build that wrote the JSON, then
+fits on everything and, with --write, writes the weights file.
 Only development and training sets go in, never a validation copy (NOTES.md, the discipline).
 A network with one hidden layer of --hidden tanh units and a logistic output, inputs
 standardised, an L2 penalty on the weights, Adam from a fixed seed; numpy only. It is kept
@@ -31,6 +32,7 @@ TOL = 0.07
 
 
 def hits(times, ref):
+    """Share of `times` within TOL of a time of the sorted `ref`."""
     if len(ref) == 0 or len(times) == 0:
         return 0.0
     j = np.clip(np.searchsorted(ref, times), 1, len(ref) - 1)
@@ -146,19 +148,15 @@ def main():
     ap.add_argument("--lam", type=float, default=0.0001)
     ap.add_argument("--hidden", type=int, default=8)
     ap.add_argument("--write", help="write the Swift weights file here")
-    ap.add_argument("--drop", default="", help="comma-separated input indices to zero (ablation)")
     a = ap.parse_args()
     sets = grouped(a.sets, load)
-    drop = [int(i) for i in a.drop.split(",") if i]
     right = built_right = total = 0.0
     for hold in sets:
         train = [t for g, v in sets.items() if g != hold for t in v]
         Xtr, ytr, _, wtr = flat(train)
-        Xtr[:, drop] = 0
         keep = open_rows(Xtr)
         model = fit(Xtr[keep], ytr[keep], wtr[keep], a.hidden, a.lam)
         X, y, built, weight = flat(sets[hold])
-        X[:, drop] = 0
         p = (off_beat(model, X) > 0.5).astype(int)
         ids = [tid for tid, rows in sets[hold] for _ in rows]
         wrong = sorted({ids[i] for i in range(len(y)) if p[i] != y[i]})
@@ -171,7 +169,6 @@ def main():
     cv = right / max(total, 1e-9)
     print(f"leave-one-set-out (each track weighing the same): model {cv:.4f}, the build {built_right / max(total, 1e-9):.4f}")
     X, y, _, weight = flat([t for v in sets.values() for t in v])
-    X[:, drop] = 0
     keep = open_rows(X)
     model = fit(X[keep], y[keep], weight[keep], a.hidden, a.lam)
     print(f"{len(y)} stretches ({int(y.sum())} off the beat); fitted on all: {((off_beat(model, X) > 0.5) == y).mean():.4f}")
