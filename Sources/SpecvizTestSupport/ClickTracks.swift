@@ -137,13 +137,16 @@ public enum ClickTracks {
     }
 
     /// A 3/4 waltz without drums: a bass note on beat 1, a chord on beats 2 and 3
-    /// ("oom-pah-pah"), the bass alternating between two roots bar by bar.
-    public static func drumlessWaltz(bpm: Double, seconds: Double, sampleRate: Int) -> [Float] {
+    /// ("oom-pah-pah"), the bass alternating between two roots bar by bar; `bass` and `chords`
+    /// are their gains.
+    public static func drumlessWaltz(
+        bpm: Double, seconds: Double, sampleRate: Int, bass: Float = 0.6, chords: Float = 0.3
+    ) -> [Float] {
         let barA = notes(
             bpm: bpm, beatsPerBar: 6,
             notes: [
-                (0, [98], 0.6), (1, [392, 494, 587], 0.3), (2, [392, 494, 587], 0.3),
-                (3, [147], 0.6), (4, [370, 440, 523], 0.3), (5, [370, 440, 523], 0.3),
+                (0, [98], bass), (1, [392, 494, 587], chords), (2, [392, 494, 587], chords),
+                (3, [147], bass), (4, [370, 440, 523], chords), (5, [370, 440, 523], chords),
             ],
             seconds: seconds, sampleRate: sampleRate)
         return barA

@@ -104,6 +104,16 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), truth), 0.9)
     }
 
+    /// The waltz with its chords soft under a loud bass: the linear flux hears the bars (60, or
+    /// their halves, 120), the log spectrum every beat; the tempo is the beat's, 180, in 3/4.
+    func testDrumlessWaltzWithSoftChordsIsHeardAt180() {
+        let seconds = 20.0
+        let a = analyse(ClickTracks.drumlessWaltz(bpm: 180, seconds: seconds, sampleRate: rate, bass: 0.8, chords: 0.06))
+        XCTAssertEqual(a.bpm ?? 0, 180, accuracy: 2)
+        XCTAssertEqual(a.beatsPerBar, 3)
+        XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: 180, to: seconds - 0.1)), 0.9)
+    }
+
     /// The same waltz in the live display (`tempo --csv`, the overlay): once shown, the tempo
     /// at the tracker's level is a 3/4 level (180, or 60 a bar), not the folded 90.
     func testDrumlessWaltzLiveDisplayIsAValidLevel() {
