@@ -301,6 +301,21 @@ final class TempoTrackerTests: XCTestCase {
             Double(onBeat), 0.9 * Double(late.count), "\(bpm): beats \(late.prefix(12))", file: file, line: line)
     }
 
+    /// House whose off-beat bass and hats outweigh its kick from the first bar: the programme's
+    /// marks start on the off-beat. The kicks the history already holds decide the phase as soon
+    /// as the grid has four beats in it, not after eight flashes of the off-beat (before: the
+    /// beats from 5 to 8 s on the off-beat at 118 and 124 BPM).
+    func testLiveBeatsOfLoudHatHouseFindTheKickWithinSeconds() {
+        for bpm in [118.0, 124] {
+            let tracker = track(ClickTracks.loudHatHouse(bpm: bpm, seconds: 9, sampleRate: rate)).0
+            let period = 60 / bpm
+            let early = tracker.predictedBeats.filter { $0 > 5 && $0 < 8.5 }
+            XCTAssertGreaterThan(Double(early.count), 0.8 * 3.5 / period, "\(bpm)")
+            let onBeat = early.filter { abs($0 / period - ($0 / period).rounded()) < 0.1 }.count
+            XCTAssertEqual(onBeat, early.count, "\(bpm): beats \(early)")
+        }
+    }
+
     /// House that locks on its kicks for 12 s, then brings in a held bass and loud hats on every
     /// off-beat, the kick still on every beat: the programme's marks go to the off-beat (the
     /// low band's bass outweighs the kick), but the kicks since the beats' period was set fall

@@ -217,12 +217,12 @@ extension TempoTracker {
     func auditOffBeat() {
         guard let shown = filter.display, let next = nextBeatFrame else { offBeatVotes = 0; halfShift = 0; return }
         // A doubled grid's kicks may fall between its beats (drum & bass): there the snares decide.
-        let off = level == 2 ? (halfBeatRatio() ?? 0) > 1 : beatsOffTheBeat() == true
+        let period = 60 * frameRate / (shown.bpm * level)
+        let off = level == 2 ? (halfBeatRatio() ?? 0) > 1 : beatsOffTheBeat(next: next, period: period) == true
         guard off else { offBeatVotes = 0; return }
         offBeatVotes += 1
         guard offBeatVotes >= Self.offBeatUpdates else { return }
         offBeatVotes = 0
-        let period = 60 * frameRate / (shown.bpm * level)
         nextBeatFrame = next + 0.5 * period
         halfShift = halfShift == 0 ? 0.5 : 0
         // Beats already announced stay; the history's beats must not vote again.
