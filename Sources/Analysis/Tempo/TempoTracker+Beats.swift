@@ -22,7 +22,7 @@ extension TempoTracker {
     /// public set, causal beat F on funk 0.83 → 0.92).
     static let jumpPeriods = 0.6
     /// A jump within this share of a period of half a beat moves the beats to the off-beat; it
-    /// is not taken while the kicks mark the beats (`kicksOnTheBeat`). A held bass or loud hats
+    /// is not taken while the kicks or the attacks mark the beats (`gridHoldsTheBeat`). A held bass or loud hats
     /// on the off-beat can outweigh the kicks in the programme's low and mid bands for a few
     /// bars (a house track's break); the programme's lead then moved the beats there until the
     /// off-beat audit moved them back (dev3: 8 of its 33 jumps of half a beat left beats that
@@ -85,8 +85,8 @@ extension TempoTracker {
             if abs(error) > Self.phaseJump * period {
                 phaseMisses += 1
                 if Double(phaseMisses) >= max(Double(Self.jumpFrames), Self.jumpPeriods * period) {
-                    // A jump of half a beat away from beats the kicks mark is not taken.
-                    let toOffBeat = abs(abs(error) / period - 0.5) < Self.halfJump && kicksOnTheBeat(next: next, period: period) == true
+                    // A jump of half a beat away from beats the kicks or the attacks mark is not taken.
+                    let toOffBeat = abs(abs(error) / period - 0.5) < Self.halfJump && gridHoldsTheBeat(next: next, period: period)
                     if !toOffBeat { next = mark + m * period }
                     phaseMisses = 0
                 }
