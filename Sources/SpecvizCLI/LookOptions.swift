@@ -87,4 +87,17 @@ struct LookOptions: ParsableArguments {
         s.threads = threads
         return s
     }
+
+    /// A note when `--tuner` or `--bpm` was given for a mode that draws no overlays (SPEC §4:
+    /// they show in bars, curve, surface and surface+), which would otherwise drop them
+    /// silently; nil when they show. The tuner mode is a tuner itself: `--tuner` there says nothing.
+    func overlayNote(for settings: RenderSettings) -> String? {
+        let traits = settings.mode.traits
+        guard !traits.overlays else { return nil }
+        let asked = [(tuner == true && !traits.needsPitch, "--tuner"), (bpm == true, "--bpm")].filter(\.0).map(\.1)
+        guard !asked.isEmpty else { return nil }
+        let modes = ModeCatalog.modes.filter(\.traits.overlays).map(\.name).joined(separator: ", ")
+        let verb = asked.count == 1 ? "shows" : "show"
+        return "\(settings.mode.rawValue) mode draws no overlays: \(asked.joined(separator: " and ")) \(verb) only in \(modes)"
+    }
 }

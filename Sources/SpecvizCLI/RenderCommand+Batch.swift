@@ -156,7 +156,9 @@ extension RenderCommand {
         if files.count > 1 && !pattern.contains("{") {
             throw ValidationError("several inputs need an output pattern such as -o 'out/{stem}.mp4'")
         }
-        let fps = try look.settings(config: Config.load()).fps
+        let settings = try look.settings(config: Config.load())
+        if !quiet, let note = look.overlayNote(for: settings) { InputChecks.note(note) }
+        let fps = settings.fps
         // INT, TERM (a scheduler stopping the batch) and HUP stop the children too; they remove
         // their partial files, and the batch exits 128 + the signal.
         Termination.install()

@@ -143,6 +143,7 @@ struct RenderCommand: ParsableCommand {
         let config = try Config.load()
         var settings = try look.settings(config: config)
         try analysis.apply(to: &settings, file: config)
+        if !quiet, let note = look.overlayNote(for: settings) { InputChecks.note(note) }
         if live { return try runLive(settings: settings) }
         guard let output else { throw ValidationError("missing -o OUTPUT") }
         Termination.install()

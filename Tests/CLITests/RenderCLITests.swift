@@ -118,6 +118,25 @@ final class RenderCLITests: XCTestCase {
         XCTAssertEqual(r.stderr, "specviz: error: \(dir)/f.png: not a frame dump\n")
     }
 
+    /// `--bpm` and `--tuner` show only in the modes with overlays: asked for elsewhere, one note
+    /// says so (the picture is made all the same); where they show, or with --quiet, nothing.
+    func testOverlaysAskedForInAModeWithoutThemAreNoted() throws {
+        let dir = CLI.tempDir()
+        try Signals.writeWAV(Signals.sines([(440, 0.4)], seconds: 0.5), to: dir + "/a.wav")
+        let still = ["render", dir + "/a.wav", "--size", "64x36", "--no-labels", "--at", "0.2", "-o", dir + "/s.png", "-y"]
+        var r = try CLI.run(still + ["--mode", "circular", "--bpm", "--tuner"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stderr, "specviz: note: circular mode draws no overlays: --tuner and --bpm show only in bars, curve, surface, surface+\n")
+        r = try CLI.run(still + ["--mode", "spectrogram", "--bpm"])
+        XCTAssertTrue(r.stderr.contains("spectrogram mode draws no overlays: --bpm shows only in bars"), r.stderr)
+        for extra in [["--mode", "bars", "--bpm", "--tuner"], ["--mode", "tuner", "--tuner"], ["--mode", "scope", "--bpm", "--quiet"]] {
+            r = try CLI.run(still + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertFalse(r.stderr.contains("note:"), "\(extra): \(r.stderr)")
+        }
+    }
+
     func testModesListsEveryMode() throws {
         let r = try CLI.run(["modes"])
         XCTAssertEqual(r.status, 0)
