@@ -102,9 +102,10 @@ final class TempoEstimator {
     /// stepping through them again on every estimate.
     private let combLags: OwnedBuffer<Double>
     private let combCounts: OwnedBuffer<Int>
-    /// Each comb lag's whole frames and fraction, as `interpolatedACF` splits it.
+    /// Each comb lag's whole frames, as `interpolatedACF` splits it, and the interpolation's
+    /// weights of acf[i − 1 … i + 2] at its fraction (`cubicWeights`).
     private let combIndices: OwnedBuffer<Int>
-    private let combFractions: OwnedBuffer<Float>
+    private let combWeights: OwnedBuffer<SIMD4<Float>>
     private let maxLag: Int
     private var lags = 0
     private var peakiness = 0.0
@@ -124,7 +125,7 @@ final class TempoEstimator {
         combLags = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
         combCounts = OwnedBuffer(zeroed: 3 * gridCount)
         combIndices = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
-        combFractions = OwnedBuffer(zeroed: 3 * gridCount * Int(Self.maxMultiples))
+        combWeights = OwnedBuffer(count: 3 * gridCount * Int(Self.maxMultiples), repeating: SIMD4())
         for g in 0..<gridCount {
             let bpm = Self.minBPM + Double(g) * Self.gridStep
             for (f, member) in [bpm / 2, bpm, bpm * 2].enumerated() {
@@ -135,7 +136,7 @@ final class TempoEstimator {
                 while period >= 1, lag <= Double(maxLag - 2), count < Int(Self.maxMultiples) {
                     combLags[row + count] = lag
                     combIndices[row + count] = Int(lag)
-                    combFractions[row + count] = Float(lag - Double(Int(lag)))
+                    combWeights[row + count] = Self.cubicWeights(Float(lag - Double(Int(lag))))
                     count += 1
                     lag += period
                 }
@@ -290,7 +291,8 @@ final class TempoEstimator {
     }
 
     /// `comb` of member `f` (0, 1, 2: b/2, b, 2b) of grid tempo g, for `row` = 3g + f: the
-    /// same lags in the same order, so the same value to the bit.
+    /// same lags, each read as four acf values times its weights, precomputed (the sum in
+    /// another order: equal to `comb` within rounding).
     private func gridComb(_ row: Int) -> Float {
         let start = row * Int(Self.maxMultiples), limit = Double(lags - 2)
         let lags = combLags.base + start, count = combCounts[row]
@@ -298,13 +300,12 @@ final class TempoEstimator {
         while k < count && lags[k] <= limit { k += 1 }
         guard k > 0 else { return 0 }
         // A lag ≤ lags − 2 that is ≥ 1 reads acf[i − 1 … i + 2] unclamped.
-        let index = combIndices.base + start, fraction = combFractions.base + start, r = acf.base
-        var sum: Float = 0
+        let index = combIndices.base + start, weights = combWeights.base + start, r = UnsafeRawPointer(acf.base)
+        var sum = SIMD4<Float>()
         for j in 0..<k {
-            let i = index[j], t = fraction[j]
-            sum += Self.cubic(r[i - 1], r[i], r[i + 1], r[i + 2], t)
+            sum += r.loadUnaligned(fromByteOffset: (index[j] - 1) * MemoryLayout<Float>.stride, as: SIMD4<Float>.self) * weights[j]
         }
-        return sum / Float(k)
+        return sum.sum() / Float(k)
     }
 
     /// The log-Gaussian tempo prior at `bpm`.
@@ -348,9 +349,14 @@ final class TempoEstimator {
     /// Catmull-Rom interpolation between `p1` (t = 0) and `p2` (t = 1).
     @inline(__always)
     private static func cubic(_ p0: Float, _ p1: Float, _ p2: Float, _ p3: Float, _ t: Float) -> Float {
-        let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
-        let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
-        let c = -0.5 * p0 + 0.5 * p2
-        return ((a * t + b) * t + c) * t + p1
+        (SIMD4(p0, p1, p2, p3) * cubicWeights(t)).sum()
+    }
+
+    /// The weights of p0 … p3 in `cubic` at `t`.
+    static func cubicWeights(_ t: Float) -> SIMD4<Float> {
+        let t2 = t * t, t3 = t2 * t
+        return SIMD4(
+            -0.5 * t3 + t2 - 0.5 * t, 1.5 * t3 - 2.5 * t2 + 1,
+            -1.5 * t3 + 2 * t2 + 0.5 * t, 0.5 * t3 - 0.5 * t2)
     }
 }
