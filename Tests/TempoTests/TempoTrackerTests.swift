@@ -349,31 +349,6 @@ final class TempoTrackerTests: XCTestCase {
         }
     }
 
-    /// Where the beat is twice or half the folded tempo on display (drum & bass and a drumless
-    /// waltz near 170, four on the floor at 170, a ballad at 62), the level is read, until six
-    /// predicted beats have been heard, on the grid of the next beat carried back over the
-    /// history, so it changes within 3.5 s of the display's start (before: 4.9–10.2 s after it).
-    func testTheLevelIsFoundWithinSecondsOfTheDisplay() {
-        let sr = 44_100
-        let cases: [(String, [Float], Double)] = [
-            ("drum & bass 172", ClickTracks.drumAndBass(bpm: 172, seconds: 8, sampleRate: sr), 2),
-            ("drumless waltz 174", ClickTracks.drumlessWaltz(bpm: 174, seconds: 8, sampleRate: sr), 2),
-            ("drumless waltz 168", ClickTracks.drumlessWaltz(bpm: 168, seconds: 8, sampleRate: sr), 2),
-            ("four on the floor 170", ClickTracks.fourOnTheFloor(bpm: 170, seconds: 8, sampleRate: sr), 2),
-            ("ballad 62", ClickTracks.ballad(bpm: 62, seconds: 8, sampleRate: sr), 0.5),
-        ]
-        for (name, signal, level) in cases {
-            let updates = track(signal, sampleRate: sr).1
-            guard let shown = updates.first(where: { $0.display != nil })?.time else {
-                XCTFail("\(name): nothing shown")
-                continue
-            }
-            let found = updates.first { $0.level == level }?.time
-            XCTAssertLessThanOrEqual(found ?? .infinity, shown + 3.5, "\(name): shown at \(shown)")
-            XCTAssertEqual(updates.last?.level, level, name)
-        }
-    }
-
     /// A one-drop at 66–76 BPM is shown at twice its tempo (everything falls on its eighths).
     /// Live, the beats come at the slow beat: the grid has nothing half-way between its beats
     /// and kicks on alternate ones. Before, two vetoes kept the fast grid to the end: "alternate

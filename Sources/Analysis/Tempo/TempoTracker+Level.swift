@@ -93,9 +93,12 @@ extension TempoTracker {
         }
         if level == 2 { undoDoubling(shown.bpm); return }
         guard level == 1 else { return }
-        let back = gridBeforeTheBeats(period: 60 * frameRate / shown.bpm)
-        guard let b = gridFeatures(broadRing.base, beats: back), let low = gridFeaturesAndGroups(lowRing.base, beats: back),
-            let m = gridFeatures(midRing.base, beats: back)
+        // The beats since the grid last moved (a phase shift or a new level): a window that spans
+        // a shift holds intervals of one and a half beats, which read as another level.
+        let back = gridSinceItMoved(period: 60 * frameRate / shown.bpm)
+        guard let b = gridFeatures(broadRing.base, from: auditFrom, beats: back),
+            let low = gridFeaturesAndGroups(lowRing.base, from: auditFrom, beats: back),
+            let m = gridFeatures(midRing.base, from: auditFrom, beats: back)
         else { return }
         observeLevel(readLevel(tempo: shown.bpm, broad: b, low: low, mid: m))
         let k = levelBelief[0] > levelBelief[2] ? 0 : 2
@@ -105,19 +108,22 @@ extension TempoTracker {
         auditFrom = framesIn
     }
 
-    /// With fewer than `minGridBeats` predicted beats heard (the display just started, or the
-    /// level went back to 1), the grid of the next beat carried back over the history
-    /// (`gridBack`), which the level is read on instead; nil when enough have been heard or no
-    /// beat is scheduled. The history already holds the bars the grid will fall on: a drum &
-    /// bass or a drumless waltz near 170, shown at its folded 85, waited 8–10 s for its level
-    /// (development sets, causal beat F: dev5 0.879 → 0.882, dev4 0.906 → 0.909, dev3 0.921 →
-    /// 0.919; every validation copy up or equal, val21 0.894 → 0.906).
-    private func gridBeforeTheBeats(period: Double) -> [Double]? {
+    /// Once the grid has moved (`auditFrom`: the off-beat audit shifted it half a beat, or the
+    /// level changed) and fewer than `minGridBeats` predicted beats have been heard since, the
+    /// grid of the next beat carried back over the history (`gridBack`), which the level is read
+    /// on instead: the beats heard before the move lie on the other grid, and waiting for six
+    /// new ones left the level unread for seconds after every move. nil otherwise (enough beats
+    /// since the move, or too few heard at all: at the display's start the level waits for its
+    /// own beats, as before).
+    private func gridSinceItMoved(period: Double) -> [Double]? {
         guard let next = nextBeatFrame else { return nil }
-        var heard = 0
-        forEachHeardBeat { _ in heard += 1 }
+        var heard = 0, since = 0
+        forEachHeardBeat { f in
+            heard += 1
+            if f >= Double(auditFrom) { since += 1 }
+        }
         let oldest = Double(max(0, framesIn - capacity + 2)), newest = Double(framesIn - 2)
-        guard heard < Self.minGridBeats, oldest < newest else { return nil }
+        guard heard >= Self.minGridBeats, since < Self.minGridBeats, oldest < newest else { return nil }
         return gridBack(next: next, period: period, over: oldest...newest)
     }
 
