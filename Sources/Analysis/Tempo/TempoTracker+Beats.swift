@@ -22,11 +22,11 @@ extension TempoTracker {
     /// public set, causal beat F on funk 0.83 → 0.92).
     static let jumpPeriods = 0.6
     /// A jump within this share of a period of half a beat moves the beats to the off-beat; it
-    /// is not taken while the kicks or the attacks mark the beats (`gridHoldsTheBeat`). A held bass or loud hats
-    /// on the off-beat can outweigh the kicks in the programme's low and mid bands for a few
-    /// bars (a house track's break); the programme's lead then moved the beats there until the
-    /// off-beat audit moved them back (dev3: 8 of its 33 jumps of half a beat left beats that
-    /// were right, all but two more than 15 s in).
+    /// is not taken while the kicks or the attacks mark the beats (`gridHoldsTheBeat`). A held
+    /// bass or loud hats on the off-beat can outweigh the kicks in the programme's low and mid
+    /// bands for a few bars (a house track's break); the programme's lead then moved the beats
+    /// there until the off-beat audit moved them back (dev3: 8 of its 33 jumps of half a beat
+    /// left beats that were right, all but two more than 15 s in).
     static let halfJump = 0.15
     /// Centre of onset frame n: (n + beatOffset) hops (a click shows in the frame that holds it).
     static let beatOffset = 0.5
@@ -85,7 +85,7 @@ extension TempoTracker {
             if abs(error) > Self.phaseJump * period {
                 phaseMisses += 1
                 if Double(phaseMisses) >= max(Double(Self.jumpFrames), Self.jumpPeriods * period) {
-                    // A jump of half a beat away from beats the kicks or the attacks mark is not taken.
+                    // No jump of half a beat away from beats the kicks or the attacks mark.
                     let toOffBeat = abs(abs(error) / period - 0.5) < Self.halfJump && gridHoldsTheBeat(next: next, period: period)
                     if !toOffBeat { next = mark + m * period }
                     phaseMisses = 0

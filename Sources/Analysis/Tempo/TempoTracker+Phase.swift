@@ -89,7 +89,8 @@ extension TempoTracker {
             && phaseRatio(span, beats) { self.highRing[$0 % self.capacity] }.ratio >= 0
     }
 
-    /// The most beats back the veto (`gridHoldsTheBeat`) reads (a slow drift moves an extrapolated grid).
+    /// The most beats back a grid carried back over the history holds (`gridBack`: a slow drift
+    /// moves an extrapolated grid).
     static let vetoBeats = 16
 
     /// The frames an audit reads (their local mean, ±0.5 s, heard; the kick's decay is read 5
