@@ -94,14 +94,16 @@ final class AnalyzeCLITests: XCTestCase {
     func testConfigKeysSetTheAnalysis() throws {
         let dir = CLI.tempDir()
         try Signals.writeWAV(Signals.sines([(440, 0.5)], seconds: 0.3), to: dir + "/a.wav")
-        let config = NSTemporaryDirectory() + "/specviz-cli-tests-config/specviz"
+        // Its own configuration folder: the one every other CLI test shares stays empty, so a
+        // suite run in parallel (`swift test --parallel`) never reads this test's keys.
+        let home = dir + "/config", config = home + "/specviz"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         try "{\"scale\": \"octave:3\", \"freq-range\": \"100:1000\", \"bands\": 64}".write(toFile: config + "/config.json", atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: config + "/config.json") }
-        let r = try CLI.run(["analyze", dir + "/a.wav", "--csv", "--fps", "2"])
+        let env = ["XDG_CONFIG_HOME": home]
+        let r = try CLI.run(["analyze", dir + "/a.wav", "--csv", "--fps", "2"], stdinFile: nil, env: env)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.hasPrefix("time_s,100.00,125.89,158.49,"), String(r.stdout.prefix(80)))
-        let flag = try CLI.run(["analyze", dir + "/a.wav", "--csv", "--fps", "2", "--scale", "log"])
+        let flag = try CLI.run(["analyze", dir + "/a.wav", "--csv", "--fps", "2", "--scale", "log"], stdinFile: nil, env: env)
         XCTAssertEqual(flag.stdout.split(separator: "\n").first!.split(separator: ",").count, 64 + 4)
     }
 }
