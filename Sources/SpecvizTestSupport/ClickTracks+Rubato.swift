@@ -76,19 +76,28 @@ extension ClickTracks {
     /// beat (six chords in turn, six harmonics of 1/k each), each swelling in over `attack`
     /// seconds (a raised cosine) while the previous one fades out over the same time, so the
     /// level never dips and no partial starts abruptly. The notes change on a grid; no
-    /// onset marks it. Returns the samples (peak 0.5) and the beat times (s).
+    /// onset marks it. `rubato`: each beat's period is 60/bpm × (1 + rubato × sin(2πk/16)), a
+    /// tempo that breathes over four bars. Returns the samples (peak 0.5) and the beat times (s).
     public static func bowedLine(
-        bpm: Double, seconds: Double, sampleRate: Int, attack: Double = 0.2
+        bpm: Double, seconds: Double, sampleRate: Int, attack: Double = 0.2, rubato: Double = 0
     ) -> (samples: [Float], beats: [Double]) {
         let sr = Double(sampleRate)
-        let beats = Array(stride(from: 0.0, to: seconds, by: 60 / bpm))
+        var beats = Array(stride(from: 0.0, to: seconds, by: 60 / bpm))
+        if rubato != 0 {
+            beats = []
+            var time = 0.0
+            while time < seconds {
+                beats.append(time)
+                time += 60 / bpm * (1 + rubato * sin(2 * Double.pi * Double(beats.count - 1) / 16))
+            }
+        }
         let chords: [[Double]] = [
             [261.63, 329.63, 392.0], [220.0, 261.63, 329.63], [174.61, 220.0, 261.63],
             [196.0, 246.94, 293.66], [164.81, 196.0, 246.94], [174.61, 220.0, 293.66],
         ]
         var out = [Float](repeating: 0, count: Int(seconds * sr))
         for (k, beat) in beats.enumerated() {
-            let length = 60 / bpm
+            let length = k + 1 < beats.count ? beats[k + 1] - beat : 60 / bpm
             let start = Int((beat * sr).rounded())
             let end = min(out.count, Int(((beat + length + attack) * sr).rounded()))
             guard start < end else { continue }

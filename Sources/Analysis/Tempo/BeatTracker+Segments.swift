@@ -6,9 +6,10 @@ import Glibc
 
 // Beat tracking, step 4: quiet intros trimmed; tempo segments and their tempi.
 extension BeatAnalyzer {
-    /// Drops leading beats before the first displayed tempo whose onsets are weak (quiet intros).
+    /// Drops leading beats before the first displayed tempo (or the first estimate of a pulse
+    /// heard over the whole track) whose onsets are weak (quiet intros).
     func trimLeading(_ beats: [Int], o: [Float]) -> [Int] {
-        guard let firstShown = updates.first(where: { $0.display != nil })?.time else { return [] }
+        guard let firstShown = updates.first(where: { $0.display != nil })?.time ?? heardFrom else { return [] }
         // Within ±3 frames (~35 ms): the smooth programme's grid does not follow a played
         // onset's jitter to its peak.
         let strengths = beats.map { strength(o, at: Double($0), reach: 3) }

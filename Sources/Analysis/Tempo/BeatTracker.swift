@@ -67,6 +67,10 @@ public struct BeatAnalysis: Sendable {
     public var phaseReadings: [BeatAnalyzer.PhaseReading] = []
     /// Whether the beat divides in three (a shuffle, 6/8, 12/8).
     public var compound = false
+    /// True when the live display never showed this tempo: the beats follow a pulse heard over
+    /// the whole track (`BeatAnalyzer.heardPulse`: legato music whose estimates agree but are
+    /// never strong enough to go on screen).
+    public var fromWholeTrack = false
     /// The metre as a time signature ("3/4", "4/4", or "12/8" for four beats of three),
     /// nil when unknown.
     public var meter: String? {
@@ -92,8 +96,10 @@ public struct BeatAnalysis: Sendable {
 ///    `LevelModel`'s probabilities of ½, 1 and 2 × the folded beat; the tracker then runs again
 ///    at the likeliest.
 /// 4. Beats before the first stretch with a displayed tempo are kept only while their onsets
-///    stay strong (quiet intros get none); beat-less audio (no display for three quarters of
-///    the file) gets no beats at all.
+///    stay strong (quiet intros get none). Where the display showed a tempo for less than a
+///    quarter of the file, the candidates come from a pulse heard over the whole track
+///    (`heardPulse`: the raw estimates agree on a tempo while the pitch content moves and new
+///    energy keeps coming); without one (beat-less audio) there are no beats at all.
 public final class BeatAnalyzer {
     public let sampleRate: Int
     /// The causal tracker run alongside (its updates are in the result).
@@ -194,8 +200,20 @@ public final class BeatAnalyzer {
         var result = BeatAnalysis()
         result.updates = updates
         let duration = tracker.time
-        let shown = shownSeconds()
-        guard duration > 0, shown >= 0.25 * duration, envelope.count > 16 else { return result }
+        guard duration > 0, envelope.count > 16 else { return result }
+        // The tempo candidates come from the display's steady runs; where it showed a tempo for
+        // less than a quarter of the track or never held one, from a pulse heard over the whole
+        // track, if there is one (`heardPulse`).
+        var runs = shownSeconds() >= 0.25 * duration ? steadyRuns() : []
+        heardFrom = nil
+        var heardTempo: Double?
+        if runs.isEmpty, let heard = Self.heardPulse(updates) {
+            runs = heardRuns(near: heard.bpm, from: heard.start)
+            heardFrom = heard.start
+            heardTempo = heard.bpm
+            result.fromWholeTrack = true
+        }
+        guard !runs.isEmpty else { return result }
         let broad = normalised(envelope), low = normalised(lowEnvelope), mid = normalised(midEnvelope)
         let wb = Self.mix[0], wl = Self.mix[1], wm = Self.mix[2]
         var o = [Float](repeating: 0, count: broad.count)
@@ -206,8 +224,6 @@ public final class BeatAnalyzer {
             let lg = normalised(logEnvelope)
             for i in 0..<o.count { o[i] += lg[i] }
         }
-        let runs = steadyRuns()
-        guard !runs.isEmpty else { return result }
 
         // Tempo candidates per frame at the tracker's (folded) level.
         let folded = candidates(runs)
@@ -215,9 +231,9 @@ public final class BeatAnalyzer {
         guard beats.count >= 4 else { return result }
 
         // Metrical level.
-        let level = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: mainTempo())
+        let level = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: heardTempo ?? mainTempo())
         var factor = level.factor
-        if let range { factor = BeatAnalyzer.foldFactor(mainTempo(), into: range) }
+        if let range { factor = BeatAnalyzer.foldFactor(heardTempo ?? mainTempo(), into: range) }
         // The level comes from the first-order programme's beats, which sit on the envelope's
         // peaks (the level rules were measured on such beats); the beats themselves from the
         // smooth programme, which keeps a steady grid.
@@ -242,6 +258,11 @@ public final class BeatAnalyzer {
         if merged.count < result.segments.count {
             result.segments = merged
             displayTempi(&result.segments, factor: factor)
+        }
+        // A pulse heard over the whole track has one tempo, the estimates' mode: its rubato is
+        // no tempo change, and no display measured the segments.
+        if let heardTempo, let first = result.segments.first, let last = result.segments.last {
+            result.segments = [TempoSegment(start: first.start, end: last.end, bpm: heardTempo * factor)]
         }
         // The beats are marked where the note starts, not where its energy peaks.
         let lead = (attackLead(beats, log: normalised(logEnvelope)) ?? 0) * Double(hop) / Double(sampleRate)
@@ -272,6 +293,9 @@ public final class BeatAnalyzer {
 
     /// The phase decisions of the last `finish`, oldest first.
     public internal(set) var phaseReadings: [PhaseReading] = []
+    /// Where the beats of the last `finish` were first heard when no display led them
+    /// (`heardPulse`), else nil.
+    var heardFrom: Double?
     /// (best 3-beat contrast, best 4-beat contrast) of the last metre decision, for tuning.
     public internal(set) var lastBarContrast = (0.0, 0.0)
 }
