@@ -15,7 +15,7 @@ struct TempoCommand: ParsableCommand {
             per tempo change ("128.0 BPM, then 100.0 from 21.3 s"), and the metre when known. \
             --beats prints `time_s,position`, one row per beat (position 1 = downbeat, empty when \
             unknown), from the whole track; with --causal the beats the live view predicts. \
-            --json prints {"bpm", "confidence", "meter", "level", "segments", "beats", "timeline"}. \
+            --json prints {"bpm", "confidence", "tempo_from", "meter", "level", "segments", "beats", "timeline"}. \
             --csv prints the live display, `time_s,bpm,confidence`, one row per display update \
             (~2 per second; causal, at the metrical level the overlay shows); bpm is empty while \
             nothing is displayed; time_s is when the value is on screen in real-time playback. \
@@ -111,10 +111,15 @@ struct TempoCommand: ParsableCommand {
                 var line = String(format: "%.1f BPM", first.bpm)
                 for s in analysis.segments.dropFirst() { line += String(format: ", then %.1f from %.1f s", s.bpm, s.start) }
                 if let meter = analysis.meter { line += " in \(meter)" }
-                try out.write(
-                    String(
-                        format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
-                        name, line, summary.confidence * 100, summary.shownFraction * 100))
+                if analysis.fromWholeTrack {
+                    // No display led it: say so rather than print a confidence of 0.
+                    try out.write("\(name): \(line) (heard over the whole track; the live display showed none)\n")
+                } else {
+                    try out.write(
+                        String(
+                            format: "%@: %@ (confidence %.0f%%, shown %.0f%% of the time)\n",
+                            name, line, summary.confidence * 100, summary.shownFraction * 100))
+                }
             } else {
                 try out.write("\(name): no steady beat detected\n")
             }
@@ -151,6 +156,9 @@ struct TempoCommand: ParsableCommand {
         try w.key("bpm")
         try number(analysis.bpm, 2)
         try w.member("confidence", summary.confidence, decimals: 3)
+        // What the tempo came from: the live display's runs, or (legato music the display never
+        // showed) a pulse heard over the whole track, whose confidence is then 0.
+        if analysis.bpm != nil { try w.member("tempo_from", analysis.fromWholeTrack ? "whole_track" : "display") }
         try w.key("meter")
         if let meter = analysis.meter { try w.value("\(meter)") } else { try w.null() }
         if !analysis.levelProbabilities.isEmpty {
