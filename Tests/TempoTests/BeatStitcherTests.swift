@@ -18,6 +18,24 @@ final class BeatStitcherTests: XCTestCase {
         Swift.stride(from: from + shift, to: to, by: period).map { $0 }
     }
 
+    /// The joined analysis says its tempo was heard over the whole track (no display led it)
+    /// only when every block with beats says so; a block without beats does not count.
+    func testHeardOnlyWhenNoBlocksDisplayLedItsBeats() {
+        func heard(_ blocks: [(beats: Bool, heard: Bool)]) -> Bool {
+            var s = BeatStitcher()
+            for (k, b) in blocks.enumerated() {
+                var a = block(b.beats ? grid(from: 0.25, to: 20, period: 0.5) : [])
+                a.fromWholeTrack = b.heard && b.beats
+                s.add(a, offset: 15 * Double(k), overlapEnd: k == 0 ? 0 : 15 * Double(k) + 5)
+            }
+            return s.result(updates: []).fromWholeTrack
+        }
+        XCTAssertTrue(heard([(true, true), (true, true)]))
+        XCTAssertTrue(heard([(true, true), (false, false)]))
+        XCTAssertFalse(heard([(true, true), (true, false)]))
+        XCTAssertFalse(heard([(false, false), (false, false)]))
+    }
+
     /// Two blocks that agree over the overlap: each beat once, the tempi (1.5 BPM apart) one
     /// segment, and the bars numbered on in the phase of the block with more beats, though
     /// the other counted its bars from another beat.

@@ -21,6 +21,8 @@ struct BeatStitcher {
     /// Beats of the blocks per (beats per bar, bar phase of index 0 in `beats`): the metre
     /// and the bar phase are those most beats were given.
     private var bars: [Int: [Int: Int]] = [:]
+    /// Blocks with beats, and those of them whose tempo no display led (`fromWholeTrack`).
+    private var blocksWithBeats = 0, heardBlocks = 0
 
     /// Adds the analysis of the next block, whose times count from `offset` (s). The blocks
     /// overlap over `offset ..< overlapEnd` (the end of the previous block).
@@ -28,6 +30,10 @@ struct BeatStitcher {
         let new = block.beats.map { Beat(time: $0.time + offset, position: $0.position) }
         let cut = isEmpty ? (time: offset, old: beats.count, new: 0) : seam(new, from: offset, to: overlapEnd)
         isEmpty = false
+        if !block.beats.isEmpty {
+            blocksWithBeats += 1
+            if block.fromWholeTrack { heardBlocks += 1 }
+        }
         beats.removeSubrange(cut.old...)
         var first = cut.new
         if let last = beats.last, first < new.count, new[first].time - last.time < Self.sameBeat { first += 1 }
@@ -96,6 +102,8 @@ struct BeatStitcher {
         out.segments = segments
         out.beats = beats
         out.phaseReadings = phaseReadings
+        // Heard over the whole track only when no block's display led its beats.
+        out.fromWholeTrack = blocksWithBeats > 0 && heardBlocks == blocksWithBeats
         guard let best else { return out }
         out.levelFactor = best.levelFactor
         out.compound = best.compound
