@@ -4,6 +4,19 @@ import Glibc
 
 /// Deterministic test signals for the spectrum and render tests.
 public enum Signals {
+    /// Hands `samples` to `body` in consecutive chunks of `size` (the last one shorter), as a
+    /// decoder delivers them to a streaming analyser.
+    public static func inChunks(_ samples: [Float], of size: Int = 4096, _ body: (UnsafeBufferPointer<Float>) -> Void) {
+        samples.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                let n = min(size, all.count - i)
+                body(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
+                i += n
+            }
+        }
+    }
+
     /// A sum of sines (Hz, amplitude) of `seconds` at `sampleRate`.
     public static func sines(_ partials: [(Double, Float)], seconds: Double, sampleRate: Int = 44100) -> [Float] {
         let n = Int(seconds * Double(sampleRate))

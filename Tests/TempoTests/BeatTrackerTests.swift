@@ -9,14 +9,7 @@ final class BeatTrackerTests: XCTestCase {
 
     private func analyse(_ samples: [Float], range: ClosedRange<Double>? = nil) -> BeatAnalysis {
         let analyzer = BeatAnalyzer(sampleRate: rate)
-        samples.withUnsafeBufferPointer { all in
-            var i = 0
-            while i < all.count {
-                let n = min(4096, all.count - i)
-                analyzer.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
-                i += n
-            }
-        }
+        Signals.inChunks(samples) { analyzer.process($0) }
         return analyzer.finish(range: range)
     }
 

@@ -8,14 +8,7 @@ final class BlockBeatAnalyzerTests: XCTestCase {
     private let rate = 22_050
 
     private func feed(_ samples: [Float], chunk: Int = 4096, _ process: (UnsafeBufferPointer<Float>) -> Void) {
-        samples.withUnsafeBufferPointer { all in
-            var i = 0
-            while i < all.count {
-                let n = min(chunk, all.count - i)
-                process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
-                i += n
-            }
-        }
+        Signals.inChunks(samples, of: chunk, process)
     }
 
     /// A kick on the bar line, clicks on the other beats.

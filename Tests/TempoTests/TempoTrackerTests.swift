@@ -13,14 +13,7 @@ final class TempoTrackerTests: XCTestCase {
         let tracker = TempoTracker(sampleRate: sampleRate ?? rate)
         var updates: [TempoUpdate] = []
         tracker.onUpdate = { updates.append($0) }
-        samples.withUnsafeBufferPointer { all in
-            var i = 0
-            while i < all.count {
-                let n = min(chunk, all.count - i)
-                tracker.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
-                i += n
-            }
-        }
+        Signals.inChunks(samples, of: chunk) { tracker.process($0) }
         return (tracker, updates)
     }
 
