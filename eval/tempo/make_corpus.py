@@ -853,6 +853,10 @@ import styles_ext  # noqa: E402  (issue 37's extended material, --set ext: adds 
 
 styles_ext.install(sys.modules[__name__])
 
+import styles_world  # noqa: E402  (folk, flamenco, samba, country and ballroom forms, --set world)
+
+styles_world.install(sys.modules[__name__])
+
 
 def levels(style, meter, bpm):
     """(alts, perceived): musically valid other metrical levels, and the level most
@@ -1408,11 +1412,14 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated ids to (re)render; manifest rows are merged")
     ap.add_argument("--list", action="store_true", help="print the plan and exit")
     ap.add_argument("--no-midi", action="store_true", help="do not keep the rendered MIDI files")
-    ap.add_argument("--set", default="public", choices=["public", "ext", "all"],
-                    help="public: the public plan (default); ext: issue 37's extended material only; all: both")
+    ap.add_argument("--set", default="public", choices=["public", "ext", "world", "all"],
+                    help="public: the public plan (default); ext: issue 37's extended material only; "
+                    "world: folk, flamenco, samba, country and ballroom forms only; all: the three")
     a = ap.parse_args()
     out = a.out if os.path.isabs(a.out) else os.path.join(HERE, a.out)
-    P = (plan(a.seed) if a.set != "ext" else []) + (styles_ext.plan_ext(a.seed) if a.set != "public" else [])
+    P = ((plan(a.seed) if a.set in ("public", "all") else [])
+         + (styles_ext.plan_ext(a.seed) if a.set in ("ext", "all") else [])
+         + (styles_world.plan_world(a.seed) if a.set in ("world", "all") else []))
     if a.list:
         for p in P:
             print(p["id"], p["style"], p["bpm"], p.get("case", ""))
