@@ -11,10 +11,11 @@ final class HeardPulseTests: XCTestCase {
 
     /// `count` updates 0.49 s apart with raw estimates from `bpm(k)` and the given evidence.
     private func stream(
-        count: Int = 50, confidence: Double = 0.3, movement: Double, novelty: Double, bpm: (Int) -> Double
+        count: Int = 50, confidence: Double = 0.3, movement: Double, novelty: Double, peakiness: Double = 3,
+        bpm: (Int) -> Double
     ) -> [TempoUpdate] {
         (0..<count).map { k in
-            var e = TempoEstimate(bpm: bpm(k), confidence: confidence, sharpness: 0.9, peakiness: 3, pulse: 0.1)
+            var e = TempoEstimate(bpm: bpm(k), confidence: confidence, sharpness: 0.9, peakiness: peakiness, pulse: 0.1)
             e.movement = movement
             e.novelty = novelty
             return TempoUpdate(time: 0.49 * Double(k + 1), display: nil, raw: e)
@@ -44,6 +45,18 @@ final class HeardPulseTests: XCTestCase {
         XCTAssertNil(BeatAnalyzer.heardPulse(scattered))
         XCTAssertNil(BeatAnalyzer.heardPulse(stream(count: 17, movement: 0.09, novelty: 0.012, bpm: steady)))
         XCTAssertNotNil(BeatAnalyzer.heardPulse(stream(count: 18, movement: 0.09, novelty: 0.012, bpm: steady)))
+    }
+
+    /// Harmony that moves slowly (movement 0.04, under the 0.05 that alone passes) is a pulse when
+    /// the onsets are spread through the track as played notes' are (the onset signal's kurtosis
+    /// about 3), and not when one attack dominates it (kurtosis 10: a struck chord fading in
+    /// reverb, whose fading partials move the chroma as much, with a little new energy).
+    func testSlowHarmonyIsAPulseOnlyOverSpreadOnsets() {
+        let steady: (Int) -> Double = { 112 * (1 + 0.02 * sin(Double($0))) }
+        let played = BeatAnalyzer.heardPulse(stream(movement: 0.04, novelty: 0.01, peakiness: 3.2, bpm: steady))
+        XCTAssertEqual(played?.bpm ?? 0, 112, accuracy: 3)
+        XCTAssertNil(BeatAnalyzer.heardPulse(stream(movement: 0.04, novelty: 0.01, peakiness: 10, bpm: steady)))
+        XCTAssertNil(BeatAnalyzer.heardPulse(stream(movement: 0.02, novelty: 0.01, peakiness: 3.2, bpm: steady)))
     }
 
     /// End to end: a legato chord line bowed at 132 BPM with a rubato of ±8 % over four bars
