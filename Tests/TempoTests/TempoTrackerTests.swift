@@ -1,6 +1,7 @@
-import Analysis
 import SpecvizTestSupport
 import XCTest
+
+@testable import Analysis
 
 /// Tempo tracker on synthesised rhythms (issue 9): click tracks, the seed's syncopated
 /// pattern, and beat-less input. Signals are short (≤ 12 s at 22.05 kHz) to keep debug
@@ -279,6 +280,40 @@ final class TempoTrackerTests: XCTestCase {
         for bpm in [118.0, 124] {
             assertLateBeatsOnTheBeat(ClickTracks.loudHatHouse(bpm: bpm, seconds: seconds, sampleRate: rate), bpm: bpm)
         }
+    }
+
+    /// Two-step whose kicks fall on 1, the "and" of 2 and the "and" of 3 (a 55 Hz bass under the
+    /// last two), claps on 2 and 4 and chord stabs on every "and", with the hats on every beat:
+    /// the kicks mark neither phase and the broadband flux and the log rise lean half-way, so
+    /// only the hats say where the beat is. A grid on the beat holds against the programme's jump
+    /// of half a beat (`gridHoldsTheBeat`); before the high band counted alone it did not, and
+    /// late in two-step tracks the live beats went to the off-beat for good. With the hats on
+    /// the "and"s instead, nothing holds the grid on the beat.
+    func testHatsOnTheBeatHoldTheGridWhereTheKicksAreSyncopated() {
+        for bpm in [118.0, 128] {
+            for hatsOnTheBeat in [true, false] {
+                let tracker = track(twoStepUnderStabs(bpm: bpm, hatsAt: hatsOnTheBeat ? 0 : 0.5)).0
+                // The next beat on the beat, in onset frames (a frame's centre is n + 0.5 hops).
+                let period = 60 / bpm * tracker.frameRate
+                let next = ((Double(tracker.framesIn) + 0.5) / period).rounded(.up) * period - TempoTracker.beatOffset
+                XCTAssertEqual(tracker.gridHoldsTheBeat(next: next, period: period), hatsOnTheBeat, "\(bpm) BPM")
+            }
+        }
+    }
+
+    /// 12 s of two-step with chord stabs (220, 277, 330 Hz) on the "and"s and hats on every beat
+    /// shifted by `hatsAt` beats.
+    private func twoStepUnderStabs(bpm: Double, hatsAt: Double) -> [Float] {
+        let seconds = 12.0
+        func pattern(_ hits: [(Double, ClickTracks.Voice)]) -> [Float] {
+            ClickTracks.pattern(bpm: bpm, beatsPerBar: 4, hits: hits, seconds: seconds, sampleRate: rate)
+        }
+        let kicks = pattern([(0, .kick), (1.5, .kick), (2.5, .kick)]), claps = pattern([(1, .click), (3, .click)])
+        let hats = pattern([0, 1, 2, 3].map { ($0 + hatsAt, .hat) })
+        let bass = ClickTracks.notes(bpm: bpm, beatsPerBar: 4, notes: [(1.5, [55], 0.5), (2.5, [55], 0.5)], seconds: seconds, sampleRate: rate)
+        let stabs = ClickTracks.notes(
+            bpm: bpm, beatsPerBar: 4, notes: [0.5, 1.5, 2.5, 3.5].map { ($0, [220, 277, 330], 0.5) }, seconds: seconds, sampleRate: rate)
+        return kicks.indices.map { i in kicks[i] + 0.4 * claps[i] + 0.5 * hats[i] + bass[i] + 2 * stabs[i] }
     }
 
     /// From 14 s to the last second of `signal`, the live beats keep the beat's rate (at least
