@@ -42,15 +42,21 @@ def install(mc):
 # ------------------------------------------------------------------ plan
 
 
-def plan_ext(seed):
-    """The extended set: new styles only, ids and seeds disjoint from the public plan's."""
-    rng = np.random.default_rng(seed + 37)
-    P = []
-
+def plan_adder(P):
+    """add(style, bpms, **kw) appends one plan entry per tempo to P; a list value of kw is taken
+    in turn (the i-th tempo gets item i modulo its length)."""
     def add(style, bpms, **kw):
         for i, b in enumerate(bpms):
             d = {k: (v[i % len(v)] if isinstance(v, list) else v) for k, v in kw.items()}
             P.append(dict(style=style, bpm=None if b is None else float(b), **d))
+    return add
+
+
+def plan_ext(seed):
+    """The extended set: new styles only, ids and seeds disjoint from the public plan's."""
+    rng = np.random.default_rng(seed + 37)
+    P = []
+    add = plan_adder(P)
 
     add("strings", [64, 76, 88, 100, 112, 126], variant=["arco8", "pizz", "chorale"], meter=["4/4", "3/4"])
     add("piano", [60, 72, 84, 96, 110, 124], variant=["alberti", "broken", "waltz", "pulse"],

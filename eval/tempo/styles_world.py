@@ -54,11 +54,7 @@ def plan_world(seed):
     """The world set: these styles only, ids and seeds disjoint from the other plans'."""
     rng = np.random.default_rng(seed + 41)
     P = []
-
-    def add(style, bpms, **kw):
-        for i, b in enumerate(bpms):
-            d = {k: (v[i % len(v)] if isinstance(v, list) else v) for k, v in kw.items()}
-            P.append(dict(style=style, bpm=None if b is None else float(b), **d))
+    add = styles_ext.plan_adder(P)
 
     add("samba", [92, 98, 104, 110], variant=["batucada", "band"])
     add("rumba", [100, 112, 124, 136], variant=["contra", "onbeat"])
