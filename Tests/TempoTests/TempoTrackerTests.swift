@@ -394,3 +394,30 @@ final class TempoTrackerTests: XCTestCase {
         }
     }
 }
+
+extension TempoTrackerTests {
+    /// A one-drop shown at twice its tempo holds one accent per 8 shown beats. Over the first
+    /// 6–9 beats the level reads one accent, which puts the best grouping in threes at twice that
+    /// in twos by the groups' sizes alone; where nothing sounds half-way between the beats, only
+    /// a bar of three (threes ≥ `barOfThree`) keeps the folded level now (the old veto fails the
+    /// second half of this test). The first half checks that a clean one-drop still comes at its
+    /// slow beat within seconds.
+    func testALoneAccentDoesNotReadAsABarOfThree() {
+        for bpm in [66.0, 71, 76] {
+            let tracker = track(ClickTracks.oneDrop(bpm: bpm, seconds: 14, sampleRate: rate)).0
+            let period = 60 / bpm
+            let early = tracker.predictedBeats.filter { $0 > 7 && $0 < 13 }
+            XCTAssertGreaterThan(early.count, 0, "\(bpm)")
+            XCTAssertLessThan(Double(early.count), 1.2 * 6 / period, "\(bpm): beats \(early.prefix(12))")
+        }
+        // Nothing half-way between the beats (the eighths of a slower beat): one accent does not
+        // keep the level, a waltz's low band on one beat in three (threes ≈ 2) does.
+        let eighths = GridFeatures(mid: 0.03, alternation: 0.75, triplet: 0.05, quarter: 0.02)
+        XCTAssertFalse(TempoTracker.keepsLevel(broad: eighths, threes: 1.2, twos: 0.4))
+        XCTAssertTrue(TempoTracker.keepsLevel(broad: eighths, threes: 1.95, twos: 0.3))
+        // Something half-way (a busy groove at its own tempo, as syncopated funk): the grouping
+        // in threes keeps the level as before.
+        let busy = GridFeatures(mid: 0.6, alternation: 0.7, triplet: 0.6, quarter: 0.3)
+        XCTAssertTrue(TempoTracker.keepsLevel(broad: busy, threes: 1.2, twos: 0.4))
+    }
+}

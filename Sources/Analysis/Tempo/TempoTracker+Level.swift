@@ -174,7 +174,17 @@ extension TempoTracker {
     ///   beats stands out about 1.8 × as far as the best of two groups of n/2 (the expected
     ///   maximum of 3 and of 2 normal means: 0.85 σ·√(3/n) against 0.56 σ·√(2/n)), so a
     ///   plain "threes > twos" vetoed 4/4 grooves whose kicks are syncopated (a ballad shown
-    ///   at twice its 59 BPM kept twice its beats for 17 s);
+    ///   at twice its 59 BPM kept twice its beats for 17 s). Where nothing sounds half-way
+    ///   between the beats (`b.mid` < `alikeNeedsMid`: they may be the eighths of a slower
+    ///   beat), the grouping must also read as a bar of three (`threes` ≥ `barOfThree`): over
+    ///   the first 6–9 beats a one-drop shown at twice its tempo holds one accent (its bar is 8
+    ///   shown beats), and one accent alone puts threes at twice twos by the groups' sizes (one
+    ///   group of n/3 holds it, against one of n/2). Development and training sets, level
+    ///   readings at the folded level: the waltzes read 1.9–2.0 when the model asked for ½; the
+    ///   one-drops and ballads this veto kept from their half tempo 0.3–1.7, most below 1.4, for
+    ///   their first 4–8 s. A busy grid keeps the veto as it was: a rock track at 145 and a
+    ///   syncopated funk at 116 (b.mid 0.27–0.68), which the model would halve, read threes at
+    ///   twice twos by chance;
     /// - alternate beats alike in the full band (a stride piano's bass and chord, a waltz),
     ///   when something sounds half-way between them (`b.mid` ≥ `alikeNeedsMid`): with nothing
     ///   there the beats are the eighths of a slower beat whose low band alternates (a one-drop
@@ -184,7 +194,8 @@ extension TempoTracker {
     /// - a bare pulse with nothing at all at its half- and third-beats (a metronome, a click
     ///   track): there is nothing to hear at half the rate.
     static func keepsLevel(broad b: GridFeatures, threes: Double, twos: Double) -> Bool {
-        threes > threesOverTwos * twos || (b.alternation >= 0.8 && b.mid >= alikeNeedsMid) || b.mid + b.triplet < 0.01
+        let grouped = threes > threesOverTwos * twos && (threes >= barOfThree || b.mid >= alikeNeedsMid)
+        return grouped || (b.alternation >= 0.8 && b.mid >= alikeNeedsMid) || b.mid + b.triplet < 0.01
     }
     static let threesOverTwos = 2.0
     static let alikeNeedsMid = 0.1
