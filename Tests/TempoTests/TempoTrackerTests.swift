@@ -393,9 +393,7 @@ final class TempoTrackerTests: XCTestCase {
             XCTAssertGreaterThan(Double(late.count), 0.8 * (seconds - 16) / period, "\(bpm): beats \(late.prefix(8))")
         }
     }
-}
 
-extension TempoTrackerTests {
     /// A one-drop shown at twice its tempo holds one accent per 8 shown beats. Over the first
     /// 6–9 beats the level reads one accent, which puts the best grouping in threes at twice that
     /// in twos by the groups' sizes alone; where nothing sounds half-way between the beats, only

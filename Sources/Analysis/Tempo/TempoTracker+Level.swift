@@ -194,8 +194,9 @@ extension TempoTracker {
     /// - a bare pulse with nothing at all at its half- and third-beats (a metronome, a click
     ///   track): there is nothing to hear at half the rate.
     static func keepsLevel(broad b: GridFeatures, threes: Double, twos: Double) -> Bool {
-        let grouped = threes > threesOverTwos * twos && (threes >= barOfThree || b.mid >= alikeNeedsMid)
-        return grouped || (b.alternation >= 0.8 && b.mid >= alikeNeedsMid) || b.mid + b.triplet < 0.01
+        let halfWay = b.mid >= alikeNeedsMid
+        let grouped = threes > threesOverTwos * twos && (threes >= barOfThree || halfWay)
+        return grouped || (b.alternation >= 0.8 && halfWay) || b.mid + b.triplet < 0.01
     }
     static let threesOverTwos = 2.0
     static let alikeNeedsMid = 0.1
