@@ -81,7 +81,7 @@ struct TempoCommand: ParsableCommand {
         // The display timeline alone (--csv) needs only the causal tracker.
         let analyzer = try BlockBeatAnalyzer.run(
             path: input, allowPlaylists: allowPlaylists, beats: !csv, range: range?.bpm,
-            channels: channelOption.channels, recordLevel: causal && json)
+            channels: channelOption.channels, recordLevel: causal && json, reviewsPhase: causal)
         var analysis = csv ? BeatAnalysis(updates: analyzer.updates) : analyzer.finish()
         if causal { analysis.beats = analyzer.tracker.predictedBeats.map { Beat(time: $0) } }
         let summary = TempoSummary(updates: analysis.updates, duration: analyzer.tracker.time)
@@ -289,10 +289,11 @@ extension BlockBeatAnalyzer {
     /// The input is opened like every input (`InputChecks.openDecoder`: local files only).
     static func run(
         path: String, allowPlaylists: Bool = false, quiet: Bool = false, beats: Bool = true,
-        range: ClosedRange<Double>? = nil, channels: ChannelChoice = .mix, recordLevel: Bool = false
+        range: ClosedRange<Double>? = nil, channels: ChannelChoice = .mix, recordLevel: Bool = false,
+        reviewsPhase: Bool = false
     ) throws -> BlockBeatAnalyzer {
         let decoder = try InputChecks.openDecoder(path, allowPlaylists: allowPlaylists, quiet: quiet, channels: channels)
-        let analyzer = BlockBeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats, range: range)
+        let analyzer = BlockBeatAnalyzer(sampleRate: decoder.sampleRate, beats: beats, range: range, reviewsPhase: reviewsPhase)
         analyzer.tracker.recordsLevel = recordLevel
         try decoder.forEachMonoChunk { analyzer.process($0) }
         return analyzer

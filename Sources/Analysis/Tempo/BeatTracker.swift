@@ -134,13 +134,16 @@ public final class BeatAnalyzer {
     /// measured on click tracks (subtracted from beat times).
     static let latency = 0.0
 
-    /// - Parameter beats: false runs only the causal tracker (`updates`; `finish` then
-    ///   finds no beats).
-    public init(sampleRate: Int, beats: Bool = true) {
+    /// - Parameters:
+    ///   - beats: false runs only the causal tracker (`updates`; `finish` then finds no beats).
+    ///   - reviewsPhase: the causal tracker's predicted beats are reviewed by the offline
+    ///     analysis of the last seconds (`TempoTracker.init`): wanted where they are shown
+    ///     (`tempo --causal`), not for the offline beats, which read only its display.
+    public init(sampleRate: Int, beats: Bool = true, reviewsPhase: Bool = false) {
         self.sampleRate = sampleRate
         tracksBeats = beats
         chroma = beats ? ChromaStream(sampleRate: sampleRate) : nil
-        tracker = TempoTracker(sampleRate: sampleRate)
+        tracker = TempoTracker(sampleRate: sampleRate, reviewsPhase: reviewsPhase)
         size = tracker.hop
         hop = size / 2
         frameRate = Double(sampleRate) / Double(hop)

@@ -35,15 +35,16 @@ public final class BlockBeatAnalyzer {
     ///   - beats: false runs only the causal tracker (`updates`; no beats from `finish`).
     ///   - range: as `BeatAnalyzer.finish(range:)`.
     ///   - blockSeconds, overlapSeconds: the blocks (the overlap under half a block).
+    ///   - reviewsPhase: as `BeatAnalyzer.init` (the causal tracker's predicted beats).
     public init(
-        sampleRate: Int, beats: Bool = true, range: ClosedRange<Double>? = nil,
+        sampleRate: Int, beats: Bool = true, range: ClosedRange<Double>? = nil, reviewsPhase: Bool = false,
         blockSeconds: Double = BlockBeatAnalyzer.blockSeconds, overlapSeconds: Double = BlockBeatAnalyzer.overlapSeconds
     ) {
         precondition(overlapSeconds > 0 && 2 * overlapSeconds < blockSeconds, "blocks overlap by less than half a block")
         self.sampleRate = sampleRate
         self.range = range
         tracksBeats = beats
-        let first = BeatAnalyzer(sampleRate: sampleRate, beats: beats)
+        let first = BeatAnalyzer(sampleRate: sampleRate, beats: beats, reviewsPhase: reviewsPhase)
         // Blocks start on a multiple of every hop, so that their frames are the frames of one
         // analysis of the whole input.
         let grid = [first.hop, ChromaStream(sampleRate: sampleRate).size].reduce(first.tracker.hop) { a, b in

@@ -85,8 +85,11 @@ extension TempoTracker {
             if abs(error) > Self.phaseJump * period {
                 phaseMisses += 1
                 if Double(phaseMisses) >= max(Double(Self.jumpFrames), Self.jumpPeriods * period) {
-                    // No jump of half a beat away from beats the kicks or the attacks mark.
-                    let toOffBeat = abs(abs(error) / period - 0.5) < Self.halfJump && gridHoldsTheBeat(next: next, period: period)
+                    // No jump of half a beat away from beats the kicks or the attacks mark, or
+                    // that the last review placed.
+                    let toOffBeat =
+                        abs(abs(error) / period - 0.5) < Self.halfJump
+                        && (reviewHolds || gridHoldsTheBeat(next: next, period: period))
                     if !toOffBeat { next = mark + m * period }
                     phaseMisses = 0
                 }

@@ -257,7 +257,7 @@ extension TempoTracker {
         // A doubled grid's kicks may fall between its beats (drum & bass): there the snares decide.
         let period = 60 * frameRate / (shown.bpm * level)
         let off = level == 2 ? (halfBeatRatio() ?? 0) > 1 : beatsOffTheBeat(next: next, period: period) == true
-        guard off else { offBeatVotes = 0; return }
+        guard off, !reviewHolds else { offBeatVotes = 0; return }
         offBeatVotes += 1
         guard offBeatVotes >= Self.offBeatUpdates else { return }
         offBeatVotes = 0

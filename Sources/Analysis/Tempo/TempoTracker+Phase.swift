@@ -81,8 +81,9 @@ extension TempoTracker {
     ///   (19 of them with the high band at 0.51–1.52, most late in two-step tracks, whose beats then
     ///   stayed on the off-beat to the end) and 24 a grid on the off-beat (one of them at 1.51).
     ///
-    /// false with fewer than `phaseGridBeats` beats there.
-    func gridHoldsTheBeat(next: Double, period: Double) -> Bool {
+    /// With `kicksOnly`, the kicks' test alone (a review's move, `applyReview`). false with fewer
+    /// than `phaseGridBeats` beats there.
+    func gridHoldsTheBeat(next: Double, period: Double, kicksOnly: Bool = false) -> Bool {
         guard let window = auditWindow() else { return false }
         let first = max(Double(periodFrom + 1), window.beats.lowerBound)
         guard first <= window.beats.upperBound else { return false }
@@ -90,6 +91,7 @@ extension TempoTracker {
         guard beats.count >= Self.phaseGridBeats else { return false }
         let span = window.span
         if phaseRatio(span, beats, { self.kickAt($0) }).ratio >= BeatAnalyzer.kickShift { return true }
+        if kicksOnly { return false }
         let high = phaseRatio(span, beats) { self.highRing[$0 % self.capacity] }.ratio
         if high >= Self.hatsHold { return true }
         return phaseRatio(span, beats) { self.broadRing[$0 % self.capacity] }.ratio >= 0

@@ -130,6 +130,14 @@ public final class TempoTracker {
     /// The display's tempo at the newest of `logCarried`.
     var logCarriedBPM = 0.0
     static let logPhaseUpdates = 10
+    /// The offline analysis of the last seconds, which reviews the beats' phase (`applyReview`);
+    /// nil when the tracker does not predict beats for a view.
+    let review: PhaseReview?
+    /// Tempo updates since the last review started.
+    var updatesSinceReview = 0
+    /// Until this onset frame the last review holds the phase: neither the off-beat audit nor
+    /// the programme moves the beats by half a beat.
+    var reviewHoldsUntil = 0
 
     /// A 4 s recent-window estimate replaces the whole-history one when its confidence
     /// is at least this, and this margin above the whole's.
@@ -138,10 +146,15 @@ public final class TempoTracker {
     /// Mean power (linear, full-scale sine = 0.5) below which the input counts as silent.
     static let silencePower: Float = 1e-7 // −70 dBFS
 
-    /// - Parameter sampleRate: audio rate in Hz (8 000 … 192 000).
-    public init(sampleRate: Int) {
+    /// - Parameters:
+    ///   - sampleRate: audio rate in Hz (8 000 … 192 000).
+    ///   - reviewsPhase: the offline analysis of the last seconds reviews the predicted beats'
+    ///     phase (`PhaseReview`): on for a view that flashes them; off where only the display's
+    ///     tempo is read (the offline analysis's own tracker).
+    public init(sampleRate: Int, reviewsPhase: Bool = true) {
         precondition(sampleRate > 0, "sample rate must be positive")
         self.sampleRate = sampleRate
+        review = reviewsPhase ? PhaseReview(sampleRate: sampleRate) : nil
         var size = 256
         while Double(sampleRate) / Double(size * 2) >= 30 { size *= 2 } // 1024 at 44.1/48 kHz
         hop = size
@@ -192,6 +205,7 @@ public final class TempoTracker {
         while i < samples.count {
             let n = min(hop - pendingCount, samples.count - i)
             (pending.base + pendingCount).update(from: base + i, count: n)
+            review?.push(base + i, count: n)
             pendingCount += n
             samplesIn += n
             i += n
@@ -219,6 +233,9 @@ public final class TempoTracker {
         logCarried.removeAll()
         logPhase = false
         forgetGrid()
+        review?.reset()
+        updatesSinceReview = 0
+        reviewHoldsUntil = 0
     }
 
     /// Forgets what the level filter and the off-beat audit read from the predicted beats
@@ -516,6 +533,7 @@ public final class TempoTracker {
         followLogPhase(estimate)
         updateLevel()
         auditOffBeat()
+        reviewPhase()
         updateAttackLead()
         resumOnsets()
         onUpdate?(TempoUpdate(time: time, display: filter.display, raw: estimate, level: level))

@@ -9,6 +9,7 @@ enum ExtraBenchmarks {
     static func lines() -> [String] {
         let pitch = PitchBenchmark.benchmarkMicrosecondsPerHop()
         let tempo = TempoBenchmark.benchmark(seconds: 60)
+        let reviewed = TempoBenchmark.benchmark(seconds: 60, reviews: true)
         let beats = TempoBenchmark.beatAnalysisRealTimeFactor(seconds: 60)
         let synth = SynthBenchmark.benchmark()
         let scope = scopeTriggerMicroseconds()
@@ -19,6 +20,9 @@ enum ExtraBenchmarks {
             String(
                 format: "tempo tracker (onsets+comb estimate)     %7.2f µs per 1024-sample hop (%.0f× real time)",
                 tempo.microsecondsPerHop, tempo.realTimeFactor),
+            String(
+                format: "tempo tracker + phase reviews (live view) %7.2f µs per 1024-sample hop (%.0f× real time, CPU of all threads)",
+                reviewed.microsecondsPerHop, reviewed.realTimeFactor),
             String(
                 format: "beat analysis (offline: beats, level, metre) %.0f× real time (wall clock, two threads; %.0f× per CPU second)", beats.wall, beats.cpu),
             String(

@@ -12,22 +12,27 @@ enum TempoBenchmark {
     /// - Returns: `microsecondsPerHop`, the mean cost of one 1024-sample hop including
     ///   the ~0.5 s tempo estimates amortised over the hops; `realTimeFactor`, seconds of
     ///   audio analysed per second of CPU (≥ 1000 is the target, issue 9).
-    public static func benchmark(seconds: Double = 60) -> (microsecondsPerHop: Double, realTimeFactor: Double) {
+    ///
+    /// - Parameter reviews: with the offline reviews of the predicted beats' phase
+    ///   (`TempoTracker.init(reviewsPhase:)`, a live view's tracker), timed in the CPU time of
+    ///   every thread (the reviews run on their own).
+    public static func benchmark(seconds: Double = 60, reviews: Bool = false) -> (microsecondsPerHop: Double, realTimeFactor: Double) {
         let sampleRate = 44_100
         let signal = drumLoop(sampleRate: sampleRate, seconds: seconds)
         var runs: [Double] = []
         var hops = 0
         signal.withUnsafeBufferPointer { all in
             for run in 0..<6 {
-                let tracker = TempoTracker(sampleRate: sampleRate)
-                let start = threadCPUSeconds()
+                let tracker = TempoTracker(sampleRate: sampleRate, reviewsPhase: reviews)
+                let cpu = reviews ? processCPUSeconds : threadCPUSeconds
+                let start = cpu()
                 var i = 0
                 while i < all.count {
                     let n = min(4096, all.count - i)
                     tracker.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
                     i += n
                 }
-                let elapsed = threadCPUSeconds() - start
+                let elapsed = cpu() - start
                 hops = all.count / tracker.hop
                 if run > 0 { runs.append(elapsed) } // run 0 warms caches up
             }
