@@ -8,10 +8,11 @@ import SpecvizCore
 /// grooves (funk, house with loud hats, bossa, drum & bass) it is ambiguous at that scale: an
 /// audit told the phase by the annotations was worth +0.03 causal beat F. The offline analysis
 /// (`BeatAnalyzer.finish`: the beat programme with look-ahead, then `PhaseModel` on the whole
-/// segment) places those grooves on the beat. Its cost is small against real time (~16 ms of CPU for
-/// `seconds` of audio, once every `TempoTracker.reviewUpdates` updates), and it runs on its own
-/// thread: `start` copies the newest audio and returns, `take` (at the next tempo update, long
-/// after the analysis has finished when the audio comes in real time) waits for the beats.
+/// segment) places those grooves on the beat. Its cost is small against real time (~16 ms of
+/// CPU for `seconds` of audio, once every `TempoTracker.reviewUpdates` updates), and it runs on
+/// its own thread: `start` copies the newest audio and returns, `take` (at the next tempo
+/// update, long after the analysis has finished when the audio comes in real time) waits for
+/// the beats.
 ///
 /// The ring and the snapshot are allocated at construction; each review allocates its
 /// analyzer, once per review, off the audio thread.

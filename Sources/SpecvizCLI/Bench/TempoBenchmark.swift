@@ -32,6 +32,7 @@ enum TempoBenchmark {
                     tracker.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
                     i += n
                 }
+                if reviews { tracker.reset() } // waits for the last review
                 let elapsed = cpu() - start
                 hops = all.count / tracker.hop
                 if run > 0 { runs.append(elapsed) } // run 0 warms caches up
