@@ -103,6 +103,20 @@ final class TempoTrackerTests: XCTestCase {
         assertLocks(updates, on: 100, lockBy: intro + 5)
     }
 
+    /// After a beat-less intro the newest 2 s alone may start the display, as at a track's
+    /// start (`TempoTracker.freshSeconds`). Over the whole history, mostly the intro's held
+    /// chord, the estimate of a beat that had just begun stayed weak longer: the display came
+    /// 2.8 s after the first kick, 1.8 s with the newest 2 s.
+    func testABeatAfterABeatlessIntroLocksAsSoonAsAtTheStart() {
+        let intro = 6.0
+        var signal = ClickTracks.sustainedChord(seconds: 14, sampleRate: rate, gain: 0.1)
+        let kicks = [Float](repeating: 0, count: Int(intro) * rate) + ClickTracks.fourOnTheFloor(bpm: 128, seconds: 8, sampleRate: rate)
+        for i in signal.indices { signal[i] += kicks[i] }
+        let updates = track(signal).1
+        XCTAssertTrue(updates.filter { $0.time < intro }.allSatisfy { $0.display == nil })
+        assertLocks(updates, on: 128, tolerance: 2, lockBy: intro + 2.2)
+    }
+
     func testCausalAndChunkIndependent() {
         // The same audio in different chunk sizes gives the same updates, and audio after
         // time t never changes what was shown before t.

@@ -74,6 +74,8 @@ public final class TempoTracker {
     private let keepAfterFlush: Int
     let silenceFrames: Int
     private let recentFrames: Int
+    /// `freshSeconds` in onset frames.
+    private let freshFrames: Int
     // Onset (beat dot) detector state.
     private var framesSinceOnset = Int.max / 2
     private var onsetSum: Float = 0
@@ -143,6 +145,10 @@ public final class TempoTracker {
     /// is at least this, and this margin above the whole's.
     static let recentConfidence = 0.5
     static let recentMargin = 0.1
+    /// With nothing on display, an estimate of the newest this many seconds replaces the
+    /// whole-history one when it is strong (`TempoDisplayFilter.isStrong`: a weak one would
+    /// break the steady runs that start drumless music) and passes the recent window's bars.
+    static let freshSeconds = 2.0
     /// Mean power (linear, full-scale sine = 0.5) below which the input counts as silent.
     static let silencePower: Float = 1e-7 // −70 dBFS
 
@@ -166,6 +172,7 @@ public final class TempoTracker {
         keepAfterFlush = Int((3 * frameRate).rounded())
         silenceFrames = Int((2 * frameRate).rounded())
         recentFrames = Int((4 * frameRate).rounded())
+        freshFrames = Int(Self.freshSeconds * frameRate)
         minOnsetGap = max(1, Int((0.1 * frameRate).rounded(.up)))
         onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true, logFlux: true)
         estimator = TempoEstimator(frameRate: frameRate, capacity: capacity)
@@ -481,6 +488,16 @@ public final class TempoTracker {
             recent.confidence > (estimate?.confidence ?? 0) + TempoTracker.recentMargin
         {
             estimate = recent
+        }
+        // Nothing on display: the newest `freshSeconds` alone may start one, as they do at a
+        // track's start. After a quiet or beat-less stretch the whole history dilutes a beat
+        // that has just begun, and the display came 3.8 s (median) after it instead of 2.4.
+        if filter.display == nil, count >= freshFrames + minHalfFrames / 2,
+            let fresh = estimator.estimate(history + (count - freshFrames), count: freshFrames),
+            filter.isStrong(fresh), fresh.confidence >= Self.recentConfidence,
+            fresh.confidence > (estimate?.confidence ?? 0) + Self.recentMargin
+        {
+            estimate = fresh
         }
         return estimate
     }
