@@ -491,7 +491,8 @@ public final class TempoTracker {
         }
         // Nothing on display: the newest `freshSeconds` alone may start one, as they do at a
         // track's start. After a quiet or beat-less stretch the whole history dilutes a beat
-        // that has just begun, and the display came 3.8 s (median) after it instead of 2.4.
+        // that has just begun: the first flash came 3.8 s after it (median, the development
+        // copies' intro tracks), against 2.4 s after a track's first beat (stage U).
         if filter.display == nil, count >= freshFrames + minHalfFrames / 2,
             let fresh = estimator.estimate(history + (count - freshFrames), count: freshFrames),
             filter.isStrong(fresh), fresh.confidence >= Self.recentConfidence,
