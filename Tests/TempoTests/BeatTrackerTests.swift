@@ -235,6 +235,22 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), truth), 0.9)
     }
 
+    /// One level for a track whose tempo changes takes no part of it past a tapped beat: drum &
+    /// bass at 174 (folded 87, doubled by its level) that steps up to a folded 118 is not
+    /// doubled there, where it would be tapped at 236, but reported at 118 with its beats.
+    func testALevelThatFitsOneTempoIsNotTakenPastATappedBeatAtTheNext() {
+        let first = ClickTracks.drumAndBass(bpm: 174, seconds: 16, sampleRate: rate)
+        let second = ClickTracks.drumAndBass(bpm: 236, seconds: 16, sampleRate: rate)
+        let a = analyse(first + second)
+        XCTAssertEqual(a.segments.count, 2, "segments \(a.segments)")
+        guard a.segments.count == 2 else { return }
+        XCTAssertEqual(a.segments[0].bpm, 174, accuracy: 1)
+        XCTAssertEqual(a.segments[1].bpm, 118, accuracy: 1)
+        let beats = a.beats.map(\.time)
+        XCTAssertGreaterThan(fMeasure(beats.filter { $0 >= 18 }, grid(bpm: 118, from: 16, to: 31.9).filter { $0 >= 18 }), 0.9)
+        XCTAssertGreaterThan(fMeasure(beats.filter { $0 < 15 }, grid(bpm: 174, to: 15)), 0.9)
+    }
+
     /// A 66 BPM ballad (hi-hats at 132): the tapped level 66, not the folded 132; with
     /// --range 80:160 the folded 132.
     func testBalladAt66ReportsTheTappedLevel() {

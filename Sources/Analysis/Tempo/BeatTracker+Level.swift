@@ -61,6 +61,30 @@ extension BeatAnalyzer {
         return (LevelModel.factors[LevelModel.likeliest(p)], b, x, p)
     }
 
+    /// The candidates at the tapped level where one level does not fit every tempo of the track:
+    /// `folded` times `factor`, but halved (doubled) through each tempo segment of the folded
+    /// `grid` that `factor` would take faster (slower) than a tapped beat can be
+    /// (`LevelModel.fastestBeat`, `slowestBeat`). A funk at 91 BPM doubled by its sixteenths is
+    /// not doubled where it speeds up to 122: 244 is no beat. Nil when `factor` fits them all.
+    func tappable(_ folded: [[Float]], grid: [Int], factor: Double, duration: Double) -> [[Float]]? {
+        let segments = Self.mergedSegments(segments(beats: grid, factor: 1, duration: duration))
+        guard segments.count >= 2 else { return nil }
+        let factors = segments.map { seg -> Double in
+            var f = factor
+            while seg.bpm * f > LevelModel.fastestBeat && f > 0.5 { f /= 2 }
+            while seg.bpm > 0 && seg.bpm * f < LevelModel.slowestBeat && f < 2 { f *= 2 }
+            return f
+        }
+        guard factors.contains(where: { $0 != factor }) else { return nil }
+        var k = 0
+        return folded.indices.map { j in
+            let t = frameTime(j)
+            while k + 1 < segments.count && t >= segments[k].end { k += 1 }
+            let f = Float(factors[k])
+            return folded[j].map { $0 * f }
+        }
+    }
+
     /// Whether the half-beats of a slow folded grid are its subdivision rather than beats: weaker
     /// than the beats (`mid` < `equalHalfBeat`) and with nothing below them, a quarter of the
     /// way between beats (`quarter` < `subdivision`), where a doubled beat would have its own

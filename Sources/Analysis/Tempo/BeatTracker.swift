@@ -240,8 +240,9 @@ public final class BeatAnalyzer {
         // The level comes from the first-order programme's beats, which sit on the envelope's
         // peaks (the level rules were measured on such beats); the beats themselves from the
         // smooth programme, which keeps a steady grid.
-        beats = trackSmooth(o, periods: folded, factor: factor)
-        if factor == 2 { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
+        let levels = range == nil ? tappable(folded, grid: beats, factor: factor, duration: duration) : nil
+        beats = trackSmooth(o, periods: levels ?? folded, factor: levels == nil ? factor : 1)
+        if factor == 2 && levels == nil { beats = snareOnTheBeat(beats, mid: mid, broad: broad) }
         let evidence = PhaseEvidence(
             kick: normalised(PercussiveLow.envelope(level: lowLevel)), broad: broad, log: normalised(logEnvelope),
             high: normalised(highFlux()), low: low, mid: mid)

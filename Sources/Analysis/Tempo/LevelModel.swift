@@ -72,6 +72,8 @@ public enum LevelModel {
     /// Leave-one-set-out: 97.7 % without the priors, 98.9 % with the tempo prior, 99.0 % with both.
     static let halfFrom = 110.0
     static let doubleUpTo = 92.0
+    /// The slowest and fastest tapped beat the tempo prior allows (BPM).
+    static let slowestBeat = halfFrom / 2, fastestBeat = 2 * doubleUpTo
     static let alike = 0.8
     static let somethingBetween = 0.4
     /// Positions in `features` of the bands' half-way and alternation features.
