@@ -188,6 +188,25 @@ struct TempoCommand: ParsableCommand {
             }
             try w.endArray()
         }
+        if let r = analysis.downbeatReading {
+            // The 4/4 downbeat decision and its cues per phase (`BeatAnalyzer.DownbeatReading`).
+            try w.key("downbeat")
+            try w.beginObject()
+            try w.key("beats")
+            try w.beginArray()
+            for t in r.beats { try w.value(t, decimals: 4) }
+            try w.endArray()
+            try w.key("cues")
+            try w.beginArray()
+            for phase in r.cues {
+                try w.beginArray()
+                for x in phase { try w.value(x, significant: 6) }
+                try w.endArray()
+            }
+            try w.endArray()
+            try w.member("phase", Double(r.phase), decimals: 0)
+            try w.endObject()
+        }
         try w.key("segments")
         try w.beginArray()
         for s in analysis.segments {

@@ -18,6 +18,8 @@ struct BeatStitcher {
     /// The block with the most beats: the level (with the model's inputs and probabilities) and
     /// the compound reading come from it.
     private var best: BeatAnalysis?
+    /// Where `best` starts (s).
+    private var bestOffset = 0.0
     /// Beats of the blocks per (beats per bar, bar phase of index 0 in `beats`): the metre
     /// and the bar phase are those most beats were given.
     private var bars: [Int: [Int: Int]] = [:]
@@ -45,7 +47,7 @@ struct BeatStitcher {
             r.beats = r.beats.map { $0 + offset }
             phaseReadings.append(r)
         }
-        if block.beats.count > best?.beats.count ?? 0 { best = block }
+        if block.beats.count > best?.beats.count ?? 0 { best = block; bestOffset = offset }
         // Any downbeat of the block gives the phase of its kept beats: index `j` of the
         // block is `base + j` here, whether or not beat `j` was kept.
         if let n = block.beatsPerBar, let j = block.beats.firstIndex(where: { $0.position == 1 }) {
@@ -109,6 +111,11 @@ struct BeatStitcher {
         out.compound = best.compound
         out.levelInputs = best.levelInputs
         out.levelProbabilities = best.levelProbabilities
+        out.downbeatReading = best.downbeatReading.map { r in
+            var r = r
+            r.beats = r.beats.map { $0 + bestOffset }
+            return r
+        }
         let metre = bars.max { a, b in
             (a.value.values.reduce(0, +), a.key) < (b.value.values.reduce(0, +), b.key)
         }

@@ -55,7 +55,28 @@ extension BeatAnalyzer {
             chord[0],
             chord[1],
         ]
-        return (4, downbeatPhase(cues, beats: beats.count))
+        let phase = downbeatPhase(cues, beats: beats.count)
+        downbeatReading = DownbeatReading(
+            beats: beats.map(frameTime), cues: (0..<4).map { p in Self.phaseMeans(cues, phase: p, beats: beats.count) }, phase: phase)
+        return (4, phase)
+    }
+
+    /// The 4/4 downbeat decision: the beats (media times), the mean of each cue
+    /// (`downbeatWeights`' order) over the beats of each phase (beat k is in phase k mod 4),
+    /// and the phase chosen. `tempo --json` prints it, for `eval/tempo/downbeat/fit_downbeat.py`.
+    public struct DownbeatReading: Sendable {
+        public var beats: [Double]
+        public var cues: [[Double]]
+        public var phase: Int
+    }
+
+    /// The mean of each cue over the beats k ≡ `phase` (mod 4).
+    static func phaseMeans(_ cues: [[Double]], phase: Int, beats count: Int) -> [Double] {
+        cues.map { cue in
+            var sum = 0.0, n = 0.0
+            for k in stride(from: phase, to: count, by: 4) { sum += cue[k]; n += 1 }
+            return n > 0 ? sum / n : 0
+        }
     }
 
     /// Mean coarse spectrum (`OnsetStrength.bandCount` bands) over envelope frames a..<b.

@@ -65,6 +65,9 @@ public struct BeatAnalysis: Sendable {
     public var levelProbabilities: [Double] = []
     /// The phase decisions (`BeatAnalyzer.PhaseReading`), oldest first.
     public var phaseReadings: [BeatAnalyzer.PhaseReading] = []
+    /// The 4/4 downbeat decision's evidence (`BeatAnalyzer.DownbeatReading`; nil where no bar
+    /// of four was read).
+    public var downbeatReading: BeatAnalyzer.DownbeatReading?
     /// Whether the beat divides in three (a shuffle, 6/8, 12/8).
     public var compound = false
     /// True when the live display never showed this tempo: the beats follow a pulse heard over
@@ -273,10 +276,12 @@ public final class BeatAnalyzer {
         result.beats = beats.map { Beat(time: max(0, refine($0, o: o) + lead)) }
         // Beats that divide in three, never in two: a compound metre.
         if factor == 1, level.broad.triplet >= 0.3, level.broad.mid < 0.25 { result.compound = true }
+        downbeatReading = nil
         if let (perBar, first) = bars(beats: beats, low: low, mid: mid, compound: result.compound) {
             result.beatsPerBar = perBar
             for k in result.beats.indices { result.beats[k].position = ((k - first) % perBar + perBar) % perBar + 1 }
         }
+        result.downbeatReading = downbeatReading
         return result
     }
 
@@ -297,6 +302,8 @@ public final class BeatAnalyzer {
 
     /// The phase decisions of the last `finish`, oldest first.
     public internal(set) var phaseReadings: [PhaseReading] = []
+    /// The downbeat decision of the last `finish`.
+    var downbeatReading: DownbeatReading?
     /// Where the beats of the last `finish` were first heard when no display led them
     /// (`heardPulse`), else nil.
     var heardFrom: Double?
