@@ -175,14 +175,8 @@ struct TempoCommand: ParsableCommand {
             try w.beginArray()
             for r in analysis.phaseReadings {
                 try w.beginObject()
-                try w.key("beats")
-                try w.beginArray()
-                for t in r.beats { try w.value(t, decimals: 4) }
-                try w.endArray()
-                try w.key("inputs")
-                try w.beginArray()
-                for x in r.inputs { try w.value(x, significant: 6) }
-                try w.endArray()
+                try writeArray(r.beats, key: "beats", decimals: 4, to: w)
+                try writeArray(r.inputs, key: "inputs", to: w)
                 try w.member("off_beat", r.offBeat, decimals: 3)
                 try w.endObject()
             }
@@ -192,17 +186,10 @@ struct TempoCommand: ParsableCommand {
             // The 4/4 downbeat decision and its cues per phase (`BeatAnalyzer.DownbeatReading`).
             try w.key("downbeat")
             try w.beginObject()
-            try w.key("beats")
-            try w.beginArray()
-            for t in r.beats { try w.value(t, decimals: 4) }
-            try w.endArray()
+            try writeArray(r.beats, key: "beats", decimals: 4, to: w)
             try w.key("cues")
             try w.beginArray()
-            for phase in r.cues {
-                try w.beginArray()
-                for x in phase { try w.value(x, significant: 6) }
-                try w.endArray()
-            }
+            for phase in r.cues { try writeArray(phase, to: w) }
             try w.endArray()
             try w.member("phase", Double(r.phase), decimals: 0)
             try w.endObject()
@@ -258,13 +245,18 @@ struct TempoCommand: ParsableCommand {
 
 /// The level model's `"probabilities"` (P(½), P(1), P(2)) and `"inputs"` members, offline and live.
 private func writeLevelModel(_ probabilities: [Double], _ inputs: [Double], to w: JSONWriter) throws {
-    try w.key("probabilities")
+    try writeArray(probabilities, key: "probabilities", decimals: 4, to: w)
+    try writeArray(inputs, key: "inputs", decimals: 5, to: w)
+}
+
+/// `xs` as a JSON array (under `key` when given): each number with `decimals` places, or
+/// with six significant digits.
+private func writeArray(_ xs: [Double], key: String? = nil, decimals: Int? = nil, to w: JSONWriter) throws {
+    if let key { try w.key(key) }
     try w.beginArray()
-    for p in probabilities { try w.value(p, decimals: 4) }
-    try w.endArray()
-    try w.key("inputs")
-    try w.beginArray()
-    for x in inputs { try w.value(x, decimals: 5) }
+    for x in xs {
+        if let decimals { try w.value(x, decimals: decimals) } else { try w.value(x, significant: 6) }
+    }
     try w.endArray()
 }
 
