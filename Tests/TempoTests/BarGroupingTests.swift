@@ -51,4 +51,28 @@ final class BarGroupingTests: XCTestCase {
             XCTAssertGreaterThan(BeatAnalyzer.groupingSignificance(a, perBar: 3, phase: 1), BeatAnalyzer.barSignificance, "\(lift)")
         }
     }
+
+    /// The cues of a generated reggae one-drop (dev6969 reggae_02, `tempo --json`'s
+    /// "downbeat"), per phase of four from its first beat: nothing at all in the low band on the
+    /// downbeat (phase 3), the kick two beats later (phase 1), the chords changing on the
+    /// downbeat and, less, on the beat after it (phase 0, where the weights fitted on the public
+    /// set alone put the downbeat).
+    func testAOneDropsDownbeatIsItsEmptyBeat() {
+        let means: [[Double]] = [
+            [1.11, 1.02, 0.89, 1.41, 1.07, 1.20, 1.59, 1.31],
+            [1.66, 1.48, 1.22, 1.15, 1.44, 1.48, 0.30, 0.60],
+            [1.17, 1.06, 1.10, 0.53, 0.45, 0.35, 0.46, 0.42],
+            [0.00, 0.41, 0.77, 0.87, 1.00, 0.92, 1.65, 1.68],
+        ]
+        XCTAssertEqual(BeatAnalyzer.downbeatPhase(means: means), 3)
+        // A rock bar (kick on 1 and 3, snare on 2 and 4, the chords changing on 1) keeps its
+        // downbeat on the kick where the chords change.
+        let rock: [[Double]] = [
+            [1.6, 0.6, 1.2, 1.5, 1.3, 1.4, 1.6, 1.5],
+            [0.4, 1.4, 0.9, 0.8, 0.9, 0.9, 0.8, 0.8],
+            [1.6, 0.6, 1.0, 0.9, 0.9, 0.9, 0.8, 0.9],
+            [0.4, 1.4, 0.9, 0.8, 0.9, 0.8, 0.8, 0.8],
+        ]
+        XCTAssertEqual(BeatAnalyzer.downbeatPhase(means: rock), 0)
+    }
 }
