@@ -77,7 +77,7 @@ final class BeatTrackerTests: XCTestCase {
     /// and back down, on the triplets) and one chord a bar: four beats of three (12/8),
     /// the downbeat on the bar line. (On the public set's shuffles the previous rule put
     /// the downbeat on beat 2 and one of them in 9/8; this cleaner material it got right.)
-    func testShuffleDownbeatWithAWalkingBass() throws {
+    func testShuffleDownbeatWithAWalkingBass() {
         let bpm = 96.0, seconds = 30.0
         var hits: [(Double, ClickTracks.Voice)] = [(0, .kick), (2, .kick), (2, .kick), (11.0 / 3, .kick), (1, .click), (3, .click)]
         for b in 0..<4 { hits += [(Double(b), .hat), (Double(b) + 2.0 / 3, .hat)] }
@@ -101,14 +101,6 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(downbeats.count, 8)
         let onBarLines = downbeats.filter { t in abs(t - (t / bar).rounded() * bar) <= 0.07 }.count
         XCTAssertGreaterThanOrEqual(Double(onBarLines), 0.9 * Double(downbeats.count), "downbeats at \(downbeats)")
-        // The decision's evidence, as `tempo --json` prints it for the downbeat fit: each cue's
-        // mean per phase of four, the chosen phase's beats on the bar lines.
-        let reading = try XCTUnwrap(a.downbeatReading)
-        XCTAssertEqual(reading.cues.count, 4)
-        XCTAssertEqual(reading.cues.map(\.count), [8, 8, 8, 8])
-        let chosen = stride(from: reading.phase, to: reading.beats.count, by: 4).map { reading.beats[$0] }
-        let chosenOnBarLines = chosen.filter { t in abs(t - (t / bar).rounded() * bar) <= 0.08 }.count
-        XCTAssertGreaterThanOrEqual(Double(chosenOnBarLines), 0.9 * Double(chosen.count))
     }
 
     /// A 3/4 waltz without drums at 180 BPM: a valid 3/4 level (180, or 60 a bar), never
