@@ -150,7 +150,7 @@ public final class BeatAnalyzer {
         size = tracker.hop
         hop = size / 2
         frameRate = Double(sampleRate) / Double(hop)
-        onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true, logFlux: true)
+        onset = OnsetStrength(sampleRate: sampleRate, size: size, bands: true, logFlux: true, power: false)
         window = SlidingWindow(size: size, hop: hop)
         tracker.onUpdate = { [unowned self] in self.updates.append($0) }
     }

@@ -35,8 +35,10 @@ final class OnsetStrength {
     private var hasPrevious = false
 
     /// Mean square of the newest frame (linear, full scale = 0.5 for a sine): used
-    /// by the tracker's silence suppression.
+    /// by the tracker's silence suppression. Stays 0 unless `measuresPower`.
     private(set) var lastPower: Float = 0
+    /// Whether `push` measures `lastPower` (a sum over the frame the offline envelopes do not use).
+    let measuresPower: Bool
     /// The newest frame's flux below 200 Hz (kick and bass), log-compressed like the onset.
     private(set) var lastLowFlux: Float = 0
     /// The newest frame's flux from 200 Hz to 3 kHz (snare body, chords; few hi-hats).
@@ -69,8 +71,10 @@ final class OnsetStrength {
     ///   - size: FFT size (power of two), also the hop.
     ///   - bands: also compute `bandLevels`.
     ///   - logFlux: also compute `lastLogFlux`.
-    init(sampleRate: Int, size: Int = 1024, bands: Bool = false, logFlux: Bool = false) {
+    ///   - power: also measure `lastPower`.
+    init(sampleRate: Int, size: Int = 1024, bands: Bool = false, logFlux: Bool = false, power: Bool = true) {
         self.size = size
+        measuresPower = power
         fft = RealFFT(size: size)
         window = OwnedBuffer(zeroed: size)
         windowed = OwnedBuffer(zeroed: size)
@@ -147,20 +151,21 @@ final class OnsetStrength {
     /// Analyses one frame of `size` samples and returns its onset strength
     /// log(1 + 10·flux) (dimensionless, ≥ 0). The first frame after a reset returns 0.
     func push(frame: UnsafePointer<Float>) -> Float {
-        var power: Float = 0
-        for i in 0..<size {
-            let x = frame[i]
-            power += x * x
-            windowed[i] = x * window[i]
+        for i in 0..<size { windowed[i] = frame[i] * window[i] }
+        if measuresPower {
+            var power: Float = 0
+            for i in 0..<size { power += frame[i] * frame[i] }
+            lastPower = power / Float(size)
         }
-        lastPower = power / Float(size)
         fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
+        // The flux without a branch per bin: a difference that is not positive adds +0, which
+        // changes no sum (the same sums, in the same order, as a skipped bin).
         var flux: Float = 0
         var lowLevel: Float = 0
         for k in lowBin...lowTop {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
             let d = m - previous[k]
-            if d > 0 { flux += d }
+            flux += d > 0 ? d : 0
             previous[k] = m
             lowLevel += m
         }
@@ -169,14 +174,14 @@ final class OnsetStrength {
         for k in (lowTop + 1)..<(midTop + 1) {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
             let d = m - previous[k]
-            if d > 0 { flux += d }
+            flux += d > 0 ? d : 0
             previous[k] = m
         }
         let mid = flux - low
         for k in (midTop + 1)..<(highBin + 1) {
             let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
             let d = m - previous[k]
-            if d > 0 { flux += d }
+            flux += d > 0 ? d : 0
             previous[k] = m
         }
         if previousLevel.count > 0 { lastLogFlux = logRise() }
