@@ -10,18 +10,74 @@
 struct LowBandEnergy {
     private let b0, b1, b2, a1, a2: Float
     private var x1: Float = 0, x2: Float = 0, y1: Float = 0, y2: Float = 0
+    /// Eight outputs at a time: column j of the all-pole part's response to the FIR part's
+    /// output at step j (`h[n − j]`, 0 above the diagonal), and the response of the eight
+    /// steps to the two outputs before them.
+    private let columns: [SIMD8<Float>]
+    private let fromY1, fromY2: SIMD8<Float>
 
     init(sampleRate: Int) {
         let c = ZeroPhaseLowPass.design(cutoff: Self.cutoff, sampleRate: Double(sampleRate))
         (b0, b1, b2, a1, a2) = (Float(c.0), Float(c.1), Float(c.2), Float(c.3), Float(c.4))
+        // y[n] = f[n] − a1·y[n−1] − a2·y[n−2], f the FIR part: its impulse response h, and
+        // the steps' response to y[−1] = 1 and to y[−2] = 1 (in double, then rounded).
+        func response(_ f0: Double, _ ym1: Double, _ ym2: Double) -> [Double] {
+            var out: [Double] = [], p1 = ym1, p2 = ym2
+            for n in 0..<8 {
+                let y = (n == 0 ? f0 : 0) - c.3 * p1 - c.4 * p2
+                out.append(y)
+                (p2, p1) = (p1, y)
+            }
+            return out
+        }
+        let h = response(1, 0, 0)
+        columns = (0..<8).map { j in SIMD8<Float>((0..<8).map { n in n >= j ? Float(h[n - j]) : 0 }) }
+        fromY1 = SIMD8<Float>(response(0, 1, 0).map { Float($0) })
+        fromY2 = SIMD8<Float>(response(0, 0, 1).map { Float($0) })
     }
 
     /// Top of the band (Hz).
     static let cutoff = 200.0
 
     /// Filters `count` samples (a multiple of `parts`) and writes the energy (Σ y²) of each of
-    /// the `parts` equal pieces to `out[0..<parts]`.
+    /// the `parts` equal pieces to `out[0..<parts]`. Where a piece is a multiple of 8 samples,
+    /// eight outputs come at a time from the two before them (the recursion one sample at a
+    /// time waits ~12 cycles a sample on the one before; the same filter, rounded otherwise).
     mutating func push(_ x: UnsafePointer<Float>, count: Int, parts: Int, into out: UnsafeMutablePointer<Float>) {
+        let length = count / parts
+        guard length % 8 == 0, length >= 8 else { return pushSerial(x, count: count, parts: parts, into: out) }
+        let raw = UnsafeRawPointer(x), stride = MemoryLayout<Float>.stride
+        let c0 = SIMD8<Float>(repeating: b0), c1 = SIMD8<Float>(repeating: b1), c2 = SIMD8<Float>(repeating: b2)
+        for part in 0..<parts {
+            var e = SIMD8<Float>()
+            var t = part * length
+            let end = t + length
+            while t < end {
+                let now = raw.loadUnaligned(fromByteOffset: t * stride, as: SIMD8<Float>.self)
+                var back1 = SIMD8<Float>(), back2 = SIMD8<Float>()
+                if t >= 2 {
+                    back1 = raw.loadUnaligned(fromByteOffset: (t - 1) * stride, as: SIMD8<Float>.self)
+                    back2 = raw.loadUnaligned(fromByteOffset: (t - 2) * stride, as: SIMD8<Float>.self)
+                } else {
+                    back1 = SIMD8(x1, now[0], now[1], now[2], now[3], now[4], now[5], now[6])
+                    back2 = SIMD8(x2, x1, now[0], now[1], now[2], now[3], now[4], now[5])
+                }
+                let f = c0 * now + c1 * back1 + c2 * back2
+                var y = fromY1 * y1 + fromY2 * y2
+                for j in 0..<8 { y += columns[j] * f[j] }
+                e += y * y
+                y2 = y[6]
+                y1 = y[7]
+                t += 8
+            }
+            out[part] = e.sum()
+        }
+        x1 = x[count - 1]
+        x2 = x[count - 2]
+    }
+
+    /// `push` one sample at a time (pieces that are not a multiple of 8 samples).
+    mutating func pushSerial(_ x: UnsafePointer<Float>, count: Int, parts: Int, into out: UnsafeMutablePointer<Float>) {
         let length = count / parts
         for part in 0..<parts {
             var e: Float = 0

@@ -153,8 +153,19 @@ final class OnsetStrength {
     func push(frame: UnsafePointer<Float>) -> Float {
         for i in 0..<size { windowed[i] = frame[i] * window[i] }
         if measuresPower {
-            var power: Float = 0
-            for i in 0..<size { power += frame[i] * frame[i] }
+            // Eight running sums (one chain of 1024 additions waited ~4 cycles on each).
+            var sums = SIMD8<Float>()
+            var i = 0
+            while i + 8 <= size {
+                let x = UnsafeRawPointer(frame + i).loadUnaligned(as: SIMD8<Float>.self)
+                sums += x * x
+                i += 8
+            }
+            var power = sums.sum()
+            while i < size {
+                power += frame[i] * frame[i]
+                i += 1
+            }
             lastPower = power / Float(size)
         }
         fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
