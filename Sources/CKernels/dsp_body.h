@@ -564,4 +564,43 @@ static KATTR void KNAME(power_even)(const float *re, const float *im, int n, flo
     for (k = 1; k < n; k++) out[2 * n - k] = out[k];
 }
 
+/// The 2nd-order low-pass's energy in `parts` equal pieces of x[0…n−1] (`spv_low_band_energy`).
+static KATTR void KNAME(low_band_energy)(const float *x, int n, int parts, const float *m, const float *b,
+                                         float *state, float *out) {
+    const int length = n / parts;
+    const f8 c0 = b[0], c1 = b[1], c2 = b[2];
+    const f8 fromY1 = KNAME(ld8)(m + 64), fromY2 = KNAME(ld8)(m + 72);
+    f8 column[8];
+    for (int j = 0; j < 8; j++) column[j] = KNAME(ld8)(m + 8 * j);
+    float x1 = state[0], x2 = state[1], y1 = state[2], y2 = state[3];
+    for (int part = 0; part < parts; part++) {
+        f8 e = 0;
+        for (int t = part * length; t < (part + 1) * length; t += 8) {
+            const f8 now = KNAME(ld8)(x + t);
+            f8 back1, back2;
+            if (t >= 2) {
+                back1 = KNAME(ld8)(x + t - 1);
+                back2 = KNAME(ld8)(x + t - 2);
+            } else {
+                back1 = (f8){x1, now[0], now[1], now[2], now[3], now[4], now[5], now[6]};
+                back2 = (f8){x2, x1, now[0], now[1], now[2], now[3], now[4], now[5]};
+            }
+            // The input's part first (it does not wait on the outputs before), in a tree, then
+            // the two outputs before: four dependent operations a block.
+            const f8 f = c0 * now + c1 * back1 + c2 * back2;
+            const f8 u = ((column[0] * f[0] + column[1] * f[1]) + (column[2] * f[2] + column[3] * f[3])) +
+                         ((column[4] * f[4] + column[5] * f[5]) + (column[6] * f[6] + column[7] * f[7]));
+            const f8 y = u + (fromY1 * y1 + fromY2 * y2);
+            e += y * y;
+            y2 = y[6];
+            y1 = y[7];
+        }
+        out[part] = ((e[0] + e[1]) + (e[2] + e[3])) + ((e[4] + e[5]) + (e[6] + e[7]));
+    }
+    state[0] = x[n - 1];
+    state[1] = x[n - 2];
+    state[2] = y1;
+    state[3] = y2;
+}
+
 #undef KINLINE

@@ -53,6 +53,11 @@ void spv_power_even(const float *re, const float *im, int n, float *out) {
     DISPATCH(power_even, (re, im, n, out));
 }
 
+void spv_low_band_energy(const float *x, int n, int parts, const float *m, const float *b, float *state,
+                         float *out) {
+    DISPATCH(low_band_energy, (x, n, parts, m, b, state, out));
+}
+
 void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef) {
     if (n <= 0) return;
     const double b0 = coef[0], b1 = coef[1], b2 = coef[2], a1 = coef[3], a2 = coef[4];

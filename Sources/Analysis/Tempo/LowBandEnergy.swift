@@ -1,3 +1,5 @@
+import CKernels
+
 /// The energy below 200 Hz in quarter frames, for the live tracker's kicks (issue 37).
 ///
 /// `PercussiveLow` tells a kick from a bass note by its decay ~50 ms after the onset, read on
@@ -10,11 +12,10 @@
 struct LowBandEnergy {
     private let b0, b1, b2, a1, a2: Float
     private var x1: Float = 0, x2: Float = 0, y1: Float = 0, y2: Float = 0
-    /// Eight outputs at a time: column j of the all-pole part's response to the FIR part's
-    /// output at step j (`h[n − j]`, 0 above the diagonal), and the response of the eight
-    /// steps to the two outputs before them.
-    private let columns: [SIMD8<Float>]
-    private let fromY1, fromY2: SIMD8<Float>
+    /// Eight outputs at a time (`spv_low_band_energy`): column j of the all-pole part's response
+    /// to the FIR part's output at step j (`h[n − j]`, 0 above the diagonal), then the eight
+    /// steps' response to the output one and two before them, then b0, b1, b2.
+    private let blocks: [Float]
 
     init(sampleRate: Int) {
         let c = ZeroPhaseLowPass.design(cutoff: Self.cutoff, sampleRate: Double(sampleRate))
@@ -31,9 +32,8 @@ struct LowBandEnergy {
             return out
         }
         let h = response(1, 0, 0)
-        columns = (0..<8).map { j in SIMD8<Float>((0..<8).map { n in n >= j ? Float(h[n - j]) : 0 }) }
-        fromY1 = SIMD8<Float>(response(0, 1, 0).map { Float($0) })
-        fromY2 = SIMD8<Float>(response(0, 0, 1).map { Float($0) })
+        let columns = (0..<8).flatMap { j in (0..<8).map { n in n >= j ? Float(h[n - j]) : 0 } }
+        blocks = columns + response(0, 1, 0).map { Float($0) } + response(0, 0, 1).map { Float($0) } + [b0, b1, b2]
     }
 
     /// Top of the band (Hz).
@@ -46,34 +46,14 @@ struct LowBandEnergy {
     mutating func push(_ x: UnsafePointer<Float>, count: Int, parts: Int, into out: UnsafeMutablePointer<Float>) {
         let length = count / parts
         guard length % 8 == 0, length >= 8 else { return pushSerial(x, count: count, parts: parts, into: out) }
-        let raw = UnsafeRawPointer(x), stride = MemoryLayout<Float>.stride
-        let c0 = SIMD8<Float>(repeating: b0), c1 = SIMD8<Float>(repeating: b1), c2 = SIMD8<Float>(repeating: b2)
-        for part in 0..<parts {
-            var e = SIMD8<Float>()
-            var t = part * length
-            let end = t + length
-            while t < end {
-                let now = raw.loadUnaligned(fromByteOffset: t * stride, as: SIMD8<Float>.self)
-                var back1 = SIMD8<Float>(), back2 = SIMD8<Float>()
-                if t >= 2 {
-                    back1 = raw.loadUnaligned(fromByteOffset: (t - 1) * stride, as: SIMD8<Float>.self)
-                    back2 = raw.loadUnaligned(fromByteOffset: (t - 2) * stride, as: SIMD8<Float>.self)
-                } else {
-                    back1 = SIMD8(x1, now[0], now[1], now[2], now[3], now[4], now[5], now[6])
-                    back2 = SIMD8(x2, x1, now[0], now[1], now[2], now[3], now[4], now[5])
-                }
-                let f = c0 * now + c1 * back1 + c2 * back2
-                var y = fromY1 * y1 + fromY2 * y2
-                for j in 0..<8 { y += columns[j] * f[j] }
-                e += y * y
-                y2 = y[6]
-                y1 = y[7]
-                t += 8
+        var state = (x1, x2, y1, y2)
+        withUnsafeMutableBytes(of: &state) { s in
+            blocks.withUnsafeBufferPointer { m in
+                let state = s.baseAddress!.assumingMemoryBound(to: Float.self)
+                spv_low_band_energy(x, Int32(count), Int32(parts), m.baseAddress!, m.baseAddress! + 80, state, out)
             }
-            out[part] = e.sum()
         }
-        x1 = x[count - 1]
-        x2 = x[count - 2]
+        (x1, x2, y1, y2) = state
     }
 
     /// `push` one sample at a time (pieces that are not a multiple of 8 samples).

@@ -44,6 +44,14 @@ double spv_min_difference(const float *x, int n, int lo, int hi);
 /// Σ x² of n samples (8 float lanes per 64, added in double).
 double spv_energy(const float *x, int n);
 
+/// The energy (Σ y²) of each of `parts` equal pieces (each a multiple of 8 samples) of x[0…n−1]
+/// through the biquad y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2], eight
+/// outputs at a time from the two before them: y = Σ_j column_j·f[j] + (fromY1·y[−1] + fromY2·y[−2]),
+/// f the FIR part. m: the 8 columns (64 floats), then fromY1 and fromY2 (8 each); b = {b0, b1, b2};
+/// state = {x[−1], x[−2], y[−1], y[−2]}, carried from one call to the next.
+void spv_low_band_energy(const float *x, int n, int parts, const float *m, const float *b, float *state,
+                         float *out);
+
 /// One pass of the biquad y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2]
 /// (coef = {b0, b1, b2, a1, a2}) over n samples `step` apart (1 forward, −1 backward; `out`
 /// may be `in`), in double, from the DC steady state of the first sample. Four outputs at a
