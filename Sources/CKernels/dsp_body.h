@@ -603,4 +603,30 @@ static KATTR void KNAME(low_band_energy)(const float *x, int n, int parts, const
     state[3] = y2;
 }
 
+/// The half-wave rectified flux of bins from…through (`spv_flux_range`).
+static KATTR float KNAME(flux_range)(const float *re, const float *im, float scale, float *previous, int from,
+                                     int through, float *level) {
+    f8 rise = 0, sum = 0;
+    const f8 s = scale;
+    int k = from;
+    for (; k + 8 <= through + 1; k += 8) {
+        const f8 a = KNAME(ld8)(re + k), b = KNAME(ld8)(im + k);
+        const f8 m = __builtin_elementwise_sqrt(a * a + b * b) * s;
+        const f8 d = m - KNAME(ld8)(previous + k);
+        rise += d > 0 ? d : 0;
+        sum += m;
+        KNAME(st8)(previous + k, m);
+    }
+    float tail = 0, tailSum = 0;
+    for (; k <= through; k++) {
+        const float m = __builtin_sqrtf(re[k] * re[k] + im[k] * im[k]) * scale;
+        const float d = m - previous[k];
+        tail += d > 0 ? d : 0;
+        tailSum += m;
+        previous[k] = m;
+    }
+    if (level) *level = (((sum[0] + sum[1]) + (sum[2] + sum[3])) + ((sum[4] + sum[5]) + (sum[6] + sum[7]))) + tailSum;
+    return (((rise[0] + rise[1]) + (rise[2] + rise[3])) + ((rise[4] + rise[5]) + (rise[6] + rise[7]))) + tail;
+}
+
 #undef KINLINE

@@ -58,6 +58,11 @@ void spv_low_band_energy(const float *x, int n, int parts, const float *m, const
     DISPATCH(low_band_energy, (x, n, parts, m, b, state, out));
 }
 
+float spv_flux_range(const float *re, const float *im, float scale, float *previous, int from, int through,
+                     float *level) {
+    return DISPATCH(flux_range, (re, im, scale, previous, from, through, level));
+}
+
 void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef) {
     if (n <= 0) return;
     const double b0 = coef[0], b1 = coef[1], b2 = coef[2], a1 = coef[3], a2 = coef[4];

@@ -1,3 +1,4 @@
+import CKernels
 import SpecvizCore
 
 #if canImport(Glibc)
@@ -169,32 +170,13 @@ final class OnsetStrength {
             lastPower = power / Float(size)
         }
         fft.forward(UnsafePointer(windowed.base), re: re.base, im: im.base)
-        // The flux without a branch per bin: a difference that is not positive adds +0, which
-        // changes no sum (the same sums, in the same order, as a skipped bin).
-        var flux: Float = 0
+        // The flux of the low, mid and high bins, eight bins at a time (`spv_flux_range`).
         var lowLevel: Float = 0
-        for k in lowBin...lowTop {
-            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
-            let d = m - previous[k]
-            flux += d > 0 ? d : 0
-            previous[k] = m
-            lowLevel += m
-        }
+        let low = spv_flux_range(re.base, im.base, scale, previous.base, Int32(lowBin), Int32(lowTop), &lowLevel)
         lastLowLevel = lowLevel
-        let low = flux
-        for k in (lowTop + 1)..<(midTop + 1) {
-            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
-            let d = m - previous[k]
-            flux += d > 0 ? d : 0
-            previous[k] = m
-        }
-        let mid = flux - low
-        for k in (midTop + 1)..<(highBin + 1) {
-            let m = (re[k] * re[k] + im[k] * im[k]).squareRoot() * scale
-            let d = m - previous[k]
-            flux += d > 0 ? d : 0
-            previous[k] = m
-        }
+        let mid = midTop > lowTop ? spv_flux_range(re.base, im.base, scale, previous.base, Int32(lowTop + 1), Int32(midTop), nil) : 0
+        let high = highBin > midTop ? spv_flux_range(re.base, im.base, scale, previous.base, Int32(midTop + 1), Int32(highBin), nil) : 0
+        let flux = low + mid + high
         if previousLevel.count > 0 { lastLogFlux = logRise() }
         if bandLevels.count > 0 {
             let levels = bandLevels.base

@@ -52,6 +52,12 @@ double spv_energy(const float *x, int n);
 void spv_low_band_energy(const float *x, int n, int parts, const float *m, const float *b, float *state,
                          float *out);
 
+/// Σ max(0, m[k] − previous[k]) over bins k = from…through, m[k] = √(re[k]² + im[k]²)·scale, each
+/// m[k] then stored in previous[k]; with `level`, also Σ m[k] there. Eight lanes of sums, added
+/// in a tree, then the bins after the last eight.
+float spv_flux_range(const float *re, const float *im, float scale, float *previous, int from, int through,
+                     float *level);
+
 /// One pass of the biquad y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2]
 /// (coef = {b0, b1, b2, a1, a2}) over n samples `step` apart (1 forward, −1 backward; `out`
 /// may be `in`), in double, from the DC steady state of the first sample. Four outputs at a
