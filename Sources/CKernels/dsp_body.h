@@ -629,4 +629,48 @@ static KATTR float KNAME(flux_range)(const float *re, const float *im, float sca
     return (((rise[0] + rise[1]) + (rise[2] + rise[3])) + ((rise[4] + rise[5]) + (rise[6] + rise[7]))) + tail;
 }
 
+/// A frame's raw flux and new energy by octave band (`spv_novelty`).
+static KATTR float KNAME(novelty)(const float *m, const float *last, const float *rows, int frames, int width,
+                                  float ratio, int lo, int hi, float *bands, float *fresh) {
+    const f8 r8 = ratio;
+    f8 rise = 0;
+    float riseTail = 0, total = 0;
+    int k = lo;
+    while (k <= hi) {
+        int band = 31 - __builtin_clz((unsigned)(k > 1 ? k : 1));
+        int end = (2 << band) - 1;
+        if (end > hi) end = hi;
+        f8 inBand = 0;
+        float tail = 0;
+        int j = k;
+        for (; j + 8 <= end + 1; j += 8) {
+            f8 held = KNAME(ld8)(rows + j);
+            for (int r = 1; r < frames; r++) {
+                const f8 past = KNAME(ld8)(rows + r * width + j);
+                held = past > held ? past : held;
+            }
+            const f8 now = KNAME(ld8)(m + j);
+            const f8 d = now - KNAME(ld8)(last + j);
+            rise += d > 0 ? d : 0;
+            const f8 n = now - r8 * held;
+            inBand += n > 0 ? n : 0;
+        }
+        for (; j <= end; j++) {
+            float held = rows[j];
+            for (int r = 1; r < frames; r++) held = rows[r * width + j] > held ? rows[r * width + j] : held;
+            const float d = m[j] - last[j];
+            riseTail += d > 0 ? d : 0;
+            const float n = m[j] - ratio * held;
+            tail += n > 0 ? n : 0;
+        }
+        const float sum = (((inBand[0] + inBand[1]) + (inBand[2] + inBand[3])) +
+                           ((inBand[4] + inBand[5]) + (inBand[6] + inBand[7]))) + tail;
+        bands[band] += sum;
+        total += sum;
+        k = end + 1;
+    }
+    *fresh = total;
+    return (((rise[0] + rise[1]) + (rise[2] + rise[3])) + ((rise[4] + rise[5]) + (rise[6] + rise[7]))) + riseTail;
+}
+
 #undef KINLINE

@@ -63,6 +63,11 @@ float spv_flux_range(const float *re, const float *im, float scale, float *previ
     return DISPATCH(flux_range, (re, im, scale, previous, from, through, level));
 }
 
+float spv_novelty(const float *m, const float *last, const float *rows, int frames, int width, float ratio, int lo,
+                  int hi, float *bands, float *fresh) {
+    return DISPATCH(novelty, (m, last, rows, frames, width, ratio, lo, hi, bands, fresh));
+}
+
 void spv_biquad_pass(const float *in, float *out, int n, int step, const double *coef) {
     if (n <= 0) return;
     const double b0 = coef[0], b1 = coef[1], b2 = coef[2], a1 = coef[3], a2 = coef[4];

@@ -1,3 +1,4 @@
+import CKernels
 import SpecvizCore
 
 /// New energy in a stream of magnitude spectra (issue 37: "no beats" on beat-less music).
@@ -49,7 +50,6 @@ final class SpectralNovelty {
     private let width: Int
     private let rows: OwnedBuffer<Float> // `frames` rows of magnitudes, a ring
     private let bands: OwnedBuffer<Float> // the newest frame's new energy per octave band
-    private let held: OwnedBuffer<Float> // per bin, the most it held over the rows
     private var row = 0
     private var seen = 0
 
@@ -59,7 +59,6 @@ final class SpectralNovelty {
         width = bins.upperBound + 1
         rows = OwnedBuffer(zeroed: Self.frames * width)
         bands = OwnedBuffer(zeroed: Self.bandCount)
-        held = OwnedBuffer(zeroed: width)
     }
 
     /// Forgets the previous spectra.
@@ -73,31 +72,11 @@ final class SpectralNovelty {
     func push(_ m: UnsafePointer<Float>) {
         let frames = Self.frames, ratio = Self.ratio, w = width
         let last = rows.base + ((row + frames - 1) % frames) * w
-        var rise: Float = 0, fresh: Float = 0
+        var fresh: Float = 0
         for b in 0..<bands.count { bands[b] = 0 }
-        // What each bin held, row by row over contiguous bins (a loop the compiler vectorises).
-        let held = self.held.base
-        for k in bins { held[k] = 0 }
-        for r in 0..<frames {
-            let past = rows.base + r * w
-            for k in bins { held[k] = max(held[k], past[k]) }
-        }
-        // Octave band by octave band (bins 2^b … 2^(b+1) − 1; bin 0 with band 0), without a
-        // branch per bin: a rise that is not positive adds +0, which changes no sum.
-        var k = bins.lowerBound
-        while k <= bins.upperBound {
-            let band = Int.bitWidth - 1 - max(k, 1).leadingZeroBitCount
-            let end = min(bins.upperBound, (2 << band) - 1)
-            var inBand = bands[band]
-            for j in k...end {
-                rise += max(m[j] - last[j], 0)
-                let n = max(m[j] - ratio * held[j], 0)
-                fresh += n
-                inBand += n
-            }
-            bands[band] = inBand
-            k = end + 1
-        }
+        // What each bin held over the rows, and the rises, eight bins at a time (`spv_novelty`).
+        let rise = spv_novelty(
+            m, last, rows.base, Int32(frames), Int32(w), ratio, Int32(bins.lowerBound), Int32(bins.upperBound), bands.base, &fresh)
         let newest = rows.base + row * w
         for k in bins { newest[k] = m[k] }
         row = (row + 1) % frames

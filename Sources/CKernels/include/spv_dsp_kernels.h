@@ -58,6 +58,13 @@ void spv_low_band_energy(const float *x, int n, int parts, const float *m, const
 float spv_flux_range(const float *re, const float *im, float scale, float *previous, int from, int through,
                      float *level);
 
+/// Over bins lo…hi of the magnitudes m: returns Σ max(0, m[k] − last[k]), and adds to bands[b]
+/// (b = ⌊log₂ k⌋, bin 0 with band 0) Σ max(0, m[k] − ratio·held[k]), held[k] the most bin k
+/// held in the `frames` rows of `width` floats at `rows`; *fresh = the sum over the bands.
+/// Eight lanes of sums per band, added in a tree.
+float spv_novelty(const float *m, const float *last, const float *rows, int frames, int width, float ratio, int lo,
+                  int hi, float *bands, float *fresh);
+
 /// One pass of the biquad y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2]
 /// (coef = {b0, b1, b2, a1, a2}) over n samples `step` apart (1 forward, −1 backward; `out`
 /// may be `in`), in double, from the DC steady state of the first sample. Four outputs at a
