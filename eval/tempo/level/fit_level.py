@@ -32,10 +32,10 @@ from fitdata import annotated_tracks, grouped, swift_header, swift_rows  # noqa:
 
 FACTORS = (0.5, 1.0, 2.0)
 # The priors (LevelModel.swift). Tempo: half the folded beat only from a folded 110 BPM (a tapped
-# beat of at least 55), twice it only up to 95 (at most 190; the live level's up to 92, at most
+# beat of at least 55), twice it only up to 100 (at most 200; the live level's up to 92, at most
 # 184). Evidence: half only when alternate beats differ in some band (alternation below ALIKE),
 # twice only when something sounds half-way in some band (mid at least SOMETHING_BETWEEN).
-HALF_FROM, DOUBLE_UP_TO, LIVE_DOUBLE_UP_TO = 110.0, 95.0, 92.0
+HALF_FROM, DOUBLE_UP_TO, LIVE_DOUBLE_UP_TO = 110.0, 100.0, 92.0
 ALIKE, SOMETHING_BETWEEN = 0.8, 0.4
 # Indices of the inputs (LevelModel.features): log tempo, then mid, alternation, triplet, quarter
 # for the broadband, low and mid bands.
