@@ -61,13 +61,9 @@ public enum LevelModel {
 
     /// The priors, which the fit shares (`fit_level.py`):
     /// - tempo: half the folded beat only from a folded `halfFrom` BPM (a tapped beat of at
-    ///   least 55), twice it only up to `doubleUpTo` (at most 200). The generated sets' tempi lie
-    ///   within 58–189 BPM, so the fit has no evidence beyond, where a regression extrapolates: a
-    ///   metronome at 100 BPM with a kick on each bar read as 50, plucks at 100 as 200. The bound
-    ///   was 92 (184) until a drum-less waltz at 187 BPM, folded to 93.5, was read at 93.5: half
-    ///   a beat of three is no metrical level. Leave-one-set-out on 21 sets: 98.5 % with 92,
-    ///   99.5 % with 95 or 100. The live level keeps 92 (`liveDoubleUpTo`; its weights were fitted
-    ///   with it);
+    ///   least 55), twice it only up to `doubleUpTo` (at most 184). The generated sets' tempi lie
+    ///   within 58–181 BPM, so the fit has no evidence beyond, where a regression extrapolates: a
+    ///   metronome at 100 BPM with a kick on each bar read as 50, plucks at 100 as 200;
     /// - evidence: half only when alternate beats differ in some band (an alternation below
     ///   `alike`; a slower beat is heard in its accents), twice only when something sounds
     ///   half-way between the beats in some band (at least `somethingBetween`; a faster beat is
@@ -75,8 +71,8 @@ public enum LevelModel {
     ///   (alternation at most 0.69; half-way at least 0.57); a bare pulse meets neither.
     /// Leave-one-set-out: 97.7 % without the priors, 98.9 % with the tempo prior, 99.0 % with both.
     static let halfFrom = 110.0
-    static let doubleUpTo = 100.0, liveDoubleUpTo = 92.0
-    /// The slowest and fastest tapped beat the tempo prior allows offline (BPM).
+    static let doubleUpTo = 92.0
+    /// The slowest and fastest tapped beat the tempo prior allows (BPM).
     static let slowestBeat = halfFrom / 2, fastestBeat = 2 * doubleUpTo
     static let alike = 0.8
     static let somethingBetween = 0.4
@@ -101,7 +97,7 @@ public enum LevelModel {
         if folded < halfFrom || (x[alternations.0] >= alike && x[alternations.1] >= alike && x[alternations.2] >= alike) {
             scores[0] = -.infinity
         }
-        if folded > (fit == .track ? doubleUpTo : liveDoubleUpTo) || (x[mids.0] < somethingBetween && x[mids.1] < somethingBetween && x[mids.2] < somethingBetween) {
+        if folded > doubleUpTo || (x[mids.0] < somethingBetween && x[mids.1] < somethingBetween && x[mids.2] < somethingBetween) {
             scores[2] = -.infinity
         }
         let top = max(scores[0], scores[1], scores[2])

@@ -32,10 +32,10 @@ from fitdata import annotated_tracks, grouped, swift_header, swift_rows  # noqa:
 
 FACTORS = (0.5, 1.0, 2.0)
 # The priors (LevelModel.swift). Tempo: half the folded beat only from a folded 110 BPM (a tapped
-# beat of at least 55), twice it only up to 100 (at most 200; the live level's up to 92, at most
-# 184). Evidence: half only when alternate beats differ in some band (alternation below ALIKE),
-# twice only when something sounds half-way in some band (mid at least SOMETHING_BETWEEN).
-HALF_FROM, DOUBLE_UP_TO, LIVE_DOUBLE_UP_TO = 110.0, 100.0, 92.0
+# beat of at least 55), twice it only up to 92 (at most 184). Evidence: half only when alternate
+# beats differ in some band (alternation below ALIKE), twice only when something sounds half-way
+# in some band (mid at least SOMETHING_BETWEEN).
+HALF_FROM, DOUBLE_UP_TO = 110.0, 92.0
 ALIKE, SOMETHING_BETWEEN = 0.8, 0.4
 # Indices of the inputs (LevelModel.features): log tempo, then mid, alternation, triplet, quarter
 # for the broadband, low and mid bands.
@@ -135,7 +135,6 @@ def swift(w, b, sources, n, lam, cv, live=False):
 
 
 def main():
-    global DOUBLE_UP_TO
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sets", nargs="+", help="RESULTS:MANIFEST")
     ap.add_argument("--lam", type=float, default=0.001)
@@ -144,7 +143,6 @@ def main():
     ap.add_argument("--cv", action="store_true", help="with --live: leave-one-set-out too (minutes)")
     a = ap.parse_args()
     if a.live:
-        DOUBLE_UP_TO = LIVE_DOUBLE_UP_TO
         return main_live(a)
     sets = grouped(a.sets, load)
     total = right = chose = 0
