@@ -564,6 +564,9 @@ static KATTR void KNAME(power_even)(const float *re, const float *im, int n, flo
     for (k = 1; k < n; k++) out[2 * n - k] = out[k];
 }
 
+/// The eight lanes added in pairs, then pairs of pairs (the new kernels' order).
+KINLINE float KNAME(tree8)(f8 v) { return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])); }
+
 /// The 2nd-order low-pass's energy in `parts` equal pieces of x[0…n−1] (`spv_low_band_energy`).
 static KATTR void KNAME(low_band_energy)(const float *x, int n, int parts, const float *m, const float *b,
                                          float *state, float *out) {
@@ -595,7 +598,7 @@ static KATTR void KNAME(low_band_energy)(const float *x, int n, int parts, const
             y2 = y[6];
             y1 = y[7];
         }
-        out[part] = ((e[0] + e[1]) + (e[2] + e[3])) + ((e[4] + e[5]) + (e[6] + e[7]));
+        out[part] = KNAME(tree8)(e);
     }
     state[0] = x[n - 1];
     state[1] = x[n - 2];
@@ -625,8 +628,8 @@ static KATTR float KNAME(flux_range)(const float *re, const float *im, float sca
         tailSum += m;
         previous[k] = m;
     }
-    if (level) *level = (((sum[0] + sum[1]) + (sum[2] + sum[3])) + ((sum[4] + sum[5]) + (sum[6] + sum[7]))) + tailSum;
-    return (((rise[0] + rise[1]) + (rise[2] + rise[3])) + ((rise[4] + rise[5]) + (rise[6] + rise[7]))) + tail;
+    if (level) *level = KNAME(tree8)(sum) + tailSum;
+    return KNAME(tree8)(rise) + tail;
 }
 
 /// A frame's raw flux and new energy by octave band (`spv_novelty`).
@@ -663,14 +666,13 @@ static KATTR float KNAME(novelty)(const float *m, const float *last, const float
             const float n = m[j] - ratio * held;
             tail += n > 0 ? n : 0;
         }
-        const float sum = (((inBand[0] + inBand[1]) + (inBand[2] + inBand[3])) +
-                           ((inBand[4] + inBand[5]) + (inBand[6] + inBand[7]))) + tail;
+        const float sum = KNAME(tree8)(inBand) + tail;
         bands[band] += sum;
         total += sum;
         k = end + 1;
     }
     *fresh = total;
-    return (((rise[0] + rise[1]) + (rise[2] + rise[3])) + ((rise[4] + rise[5]) + (rise[6] + rise[7]))) + riseTail;
+    return KNAME(tree8)(rise) + riseTail;
 }
 
 #undef KINLINE
