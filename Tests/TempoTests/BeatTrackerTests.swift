@@ -134,6 +134,27 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(valid), 0.9 * Double(shown.count), "shown \(shown)")
     }
 
+    /// A drum-less waltz faster than the level model's tapped beat (at most 184): folded to
+    /// 93–98 it has bar lines in turn on the folded beat and half-way, so the folded beat is half
+    /// a bar of three and the beat is twice it. A drummed waltz at 104 whose hi-hats play the
+    /// eighths also groups its eighths in three (by its accented downbeat), but every bar line
+    /// is on a beat: it stays at 104.
+    func testAFastWaltzIsNotReadAtHalfABarOfThree() {
+        let seconds = 20.0
+        for bpm in [188.0, 196] {
+            let a = analyse(ClickTracks.drumlessWaltz(bpm: bpm, seconds: seconds, sampleRate: rate))
+            XCTAssertEqual(a.bpm ?? 0, bpm, accuracy: 2, "at \(bpm)")
+            XCTAssertEqual(a.beatsPerBar, 3, "at \(bpm)")
+            XCTAssertGreaterThan(fMeasure(a.beats.map(\.time), grid(bpm: bpm, to: seconds - 0.1)), 0.9, "at \(bpm)")
+        }
+        var hits: [(Double, ClickTracks.Voice)] = [(0, .kick), (1, .click), (2, .click)]
+        for b in 0..<3 { hits += [(Double(b), .hat), (Double(b) + 0.5, .hat)] }
+        let drums = ClickTracks.pattern(bpm: 104, beatsPerBar: 3, hits: hits, seconds: seconds, sampleRate: rate)
+        let a = analyse(drums)
+        XCTAssertEqual(a.bpm ?? 0, 104, accuracy: 2)
+        XCTAssertEqual(a.beatsPerBar, 3)
+    }
+
     /// A bossa groove at 132 BPM: one segment at the tempo (no stretch at 2/3 of it, 88),
     /// beats on the quarter notes.
     func testBossaHasNoTwoThirdsSegment() {

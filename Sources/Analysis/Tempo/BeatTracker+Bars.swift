@@ -15,16 +15,11 @@ extension BeatAnalyzer {
     /// (`harmonyMinContrast`).
     func bars(beats: [Int], low: [Float], mid: [Float], compound: Bool = false) -> (Int, Int)? {
         guard beats.count >= 12 else { return nil }
-        // Spectral change at each beat: the mean coarse spectrum over the beat after it
-        // against the beat before it (cosine distance); chords change on the bar line.
-        let change = spectralChanges(beats, span: 1)
-        let changeMean = max(1e-9, change.reduce(0, +) / Double(change.count))
-        let lowAccents = beats.map { Double(strength(low, at: Double($0))) }
-        let lowMean = max(1e-9, lowAccents.reduce(0, +) / Double(lowAccents.count))
-        let accents = beats.indices.map { lowAccents[$0] / lowMean + Double(Self.barChangeWeight) * change[$0] / changeMean }
+        let (accents, lowAccents, lowMean, change) = barAccents(beats, low: low)
         let mean = accents.reduce(0, +) / Double(accents.count)
         guard mean > 0 else { return nil }
-        let best = bestGrouping(accents, mean: mean)
+        let best = Self.bestGrouping(accents, mean: mean, perBars: [3, 4])
+        lastBarContrast = (best.bestOf[0], best.bestOf[1])
         if best.contrast >= Self.minContrast && best.perBar == 3
             && Self.groupingSignificance(accents, perBar: 3, phase: best.phase) >= Self.barSignificance
         {
@@ -105,24 +100,74 @@ extension BeatAnalyzer {
         return change
     }
 
-    /// The grouping in 3 or 4 and its phase whose accented beats stand out most from the rest
-    /// (contrast: on-beat mean − off-beat mean, over the mean); records `lastBarContrast`.
-    private func bestGrouping(_ accents: [Double], mean: Double) -> (contrast: Double, perBar: Int, phase: Int) {
-        var best: (contrast: Double, perBar: Int, phase: Int) = (-.infinity, 4, 0)
-        var bestOf: [Int: Double] = [:]
-        for perBar in [3, 4] {
+    /// The accent on each beat that the bar is read from: the low band (kick, bass) over its
+    /// mean plus the spectral change across the beat over its mean (the mean coarse spectrum
+    /// over the beat after it against the beat before it; chords change on the bar line).
+    /// Also the low accents, their mean and the changes, which the 4/4 downbeat weighs apart.
+    private func barAccents(_ beats: [Int], low: [Float])
+        -> (accents: [Double], low: [Double], lowMean: Double, change: [Double])
+    {
+        let change = spectralChanges(beats, span: 1)
+        let changeMean = max(1e-9, change.reduce(0, +) / Double(change.count))
+        let lowAccents = beats.map { Double(strength(low, at: Double($0))) }
+        let lowMean = max(1e-9, lowAccents.reduce(0, +) / Double(lowAccents.count))
+        let accents = beats.indices.map { lowAccents[$0] / lowMean + Double(Self.barChangeWeight) * change[$0] / changeMean }
+        return (accents, lowAccents, lowMean, change)
+    }
+
+    /// Whether `grid`, twice a beat, falls in bars of three whose bar lines come in turn on that
+    /// beat (the grid's even points) and half-way between (its odd ones): then the beat is half
+    /// a bar of three, no metrical level. A grouping in three must stand out from the rest
+    /// (`minContrast`) and from chance (`barSignificance`), and its bar lines on the odd points
+    /// must stand out about as much as those on the even ones (the weaker at least
+    /// `alternateBarLines` of the stronger's contrast). A waltz at its beat, doubled to its
+    /// eighths, groups in three too, by its accented downbeat, but every bar line is on a beat
+    /// (development waltzes: the weaker 0.12 or less of the stronger; half a fast waltz 0.83–0.86).
+    func halvesBarsOfThree(_ grid: [Int], low: [Float]) -> Bool {
+        grid.count >= 12 && Self.barLinesAlternate(barAccents(grid, low: low).accents)
+    }
+
+    /// `halvesBarsOfThree`'s test on the accents of a grid's points.
+    static func barLinesAlternate(_ accents: [Double]) -> Bool {
+        guard accents.count >= 12 else { return false }
+        let mean = accents.reduce(0, +) / Double(accents.count)
+        guard mean > 0 else { return false }
+        let best = bestGrouping(accents, mean: mean, perBars: [3])
+        guard best.contrast >= minContrast,
+            groupingSignificance(accents, perBar: 3, phase: best.phase) >= barSignificance
+        else { return false }
+        var on = SIMD2<Double>(), count = SIMD2<Double>(), off = 0.0, offCount = 0.0
+        for (k, a) in accents.enumerated() {
+            if (k - best.phase) % 3 == 0 { on[k % 2] += a; count[k % 2] += 1 } else { off += a; offCount += 1 }
+        }
+        guard count.min() > 0, offCount > 0 else { return false }
+        let contrast = (on / count - off / offCount) / mean
+        return contrast.min() >= minContrast && contrast.min() >= alternateBarLines * contrast.max()
+    }
+    /// Least contrast of the bar lines on a grid's odd points, over that of those on its even
+    /// points (or the other way round), that puts the bar lines in turn on both.
+    static let alternateBarLines = 0.5
+
+    /// Of the groupings in `perBars` beats and their phases, the one whose accented beats stand
+    /// out most from the rest (contrast: on-beat mean − off-beat mean, over the mean), and the
+    /// best contrast of each grouping in `perBars`' order.
+    static func bestGrouping(_ accents: [Double], mean: Double, perBars: [Int])
+        -> (contrast: Double, perBar: Int, phase: Int, bestOf: [Double])
+    {
+        var best: (contrast: Double, perBar: Int, phase: Int) = (-.infinity, perBars[perBars.count - 1], 0)
+        var bestOf = [Double](repeating: -.infinity, count: perBars.count)
+        for (i, perBar) in perBars.enumerated() {
             for phase in 0..<perBar {
                 var on = 0.0, onCount = 0.0, off = 0.0, offCount = 0.0
                 for (k, a) in accents.enumerated() {
                     if (k - phase) % perBar == 0 { on += a; onCount += 1 } else { off += a; offCount += 1 }
                 }
                 let contrast = (on / onCount - off / offCount) / mean
-                bestOf[perBar] = max(bestOf[perBar] ?? -.infinity, contrast)
+                bestOf[i] = max(bestOf[i], contrast)
                 if contrast > best.contrast { best = (contrast, perBar, phase) }
             }
         }
-        lastBarContrast = (bestOf[3] ?? 0, bestOf[4] ?? 0)
-        return best
+        return (best.contrast, best.perBar, best.phase, bestOf)
     }
 
     /// How far the accents on every `perBar`-th beat from `phase` stand above the others, in

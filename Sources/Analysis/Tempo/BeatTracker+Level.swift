@@ -61,6 +61,27 @@ extension BeatAnalyzer {
         return (LevelModel.factors[LevelModel.likeliest(p)], b, x, p)
     }
 
+    /// `factor` (the level model's), or the level the metre asks for: a tapped beat divides the
+    /// bar. Where the grid at twice the chosen beat falls in bars of three (`halvesBarsOfThree`),
+    /// the chosen beat, two of those, is half a bar of three and no metrical level: the faster
+    /// one is the beat (a drum-less waltz at 187 read at 93.5, past the tempo prior's
+    /// `LevelModel.fastestBeat`). Twice the folded `grid` is the grid with its midpoints; not
+    /// beyond `fastestBeatOfThree` BPM.
+    func levelDividingTheBar(_ factor: Double, grid: [Int], low: [Float], tempo: Double) -> Double {
+        guard grid.count >= 2 else { return factor }
+        if factor == 0.5 { return halvesBarsOfThree(grid, low: low) ? 1 : factor }
+        guard factor == 1, 2 * tempo <= Self.fastestBeatOfThree else { return factor }
+        var doubled: [Int] = []
+        doubled.reserveCapacity(2 * grid.count)
+        for k in grid.indices {
+            doubled.append(grid[k])
+            if k + 1 < grid.count { doubled.append((grid[k] + grid[k + 1] + 1) / 2) }
+        }
+        return halvesBarsOfThree(doubled, low: low) ? 2 : factor
+    }
+    /// The fastest tapped beat the metre may ask for (BPM).
+    static let fastestBeatOfThree = 240.0
+
     /// The candidates at the tapped level where one level does not fit every tempo of the track:
     /// `folded` times `factor`, but halved (doubled) through each tempo segment of the folded
     /// `grid` that `factor` would take faster (slower) than a tapped beat can be

@@ -238,7 +238,7 @@ public final class BeatAnalyzer {
 
         // Metrical level.
         let level = chooseLevel(broad: broad, low: low, mid: mid, beats: beats, tempo: heardTempo ?? mainTempo())
-        var factor = level.factor
+        var factor = levelDividingTheBar(level.factor, grid: beats, low: low, tempo: heardTempo ?? mainTempo())
         if let range { factor = BeatAnalyzer.foldFactor(heardTempo ?? mainTempo(), into: range) }
         // The level comes from the first-order programme's beats, which sit on the envelope's
         // peaks (the level rules were measured on such beats); the beats themselves from the
