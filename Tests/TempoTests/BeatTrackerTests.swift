@@ -153,6 +153,18 @@ final class BeatTrackerTests: XCTestCase {
         let a = analyse(drums)
         XCTAssertEqual(a.bpm ?? 0, 104, accuracy: 2)
         XCTAssertEqual(a.beatsPerBar, 3)
+        let shown = a.updates.filter { $0.time > 10 }.compactMap { u in u.display.map { $0.bpm * u.level } }
+        XCTAssertFalse(shown.isEmpty)
+        XCTAssertTrue(shown.allSatisfy { abs($0 - 104) <= 2 }, "shown \(shown)")
+    }
+
+    /// The fast waltz in the live display: the level model's tempo prior cannot double its
+    /// folded 94, the metre does (`TempoTracker.isHalfABarOfThree`), and the doubling holds.
+    func testAFastWaltzLiveDisplayDoublesOnItsMetre() {
+        let a = analyse(ClickTracks.drumlessWaltz(bpm: 188, seconds: 24, sampleRate: rate))
+        let shown = a.updates.filter { $0.time > 12 }.compactMap { u in u.display.map { $0.bpm * u.level } }
+        XCTAssertFalse(shown.isEmpty)
+        XCTAssertTrue(shown.allSatisfy { abs($0 - 188) <= 2 }, "shown \(shown)")
     }
 
     /// A bossa groove at 132 BPM: one segment at the tempo (no stretch at 2/3 of it, 88),

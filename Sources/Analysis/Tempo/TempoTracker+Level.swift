@@ -100,7 +100,11 @@ extension TempoTracker {
             let low = gridFeaturesAndGroups(lowRing.base, from: auditFrom, beats: back),
             let m = gridFeatures(midRing.base, from: auditFrom, beats: back)
         else { return }
-        observeLevel(readLevel(tempo: shown.bpm, broad: b, low: low, mid: m))
+        var p = readLevel(tempo: shown.bpm, broad: b, low: low, mid: m)
+        if 2 * shown.bpm <= BeatAnalyzer.fastestBeatOfThree && isHalfABarOfThree(doubled: false) == true {
+            p = Self.halfABarOfThree
+        }
+        observeLevel(p)
         let k = levelBelief[0] > levelBelief[2] ? 0 : 2
         guard levelBelief[k] > Self.levelSure else { return }
         level = LevelModel.factors[k]
@@ -143,6 +147,33 @@ extension TempoTracker {
         }
         return p
     }
+
+    /// Whether the folded beat is half a bar of three: the grid twice the folded beat (the heard
+    /// beats since the grid last moved with their midpoints at the folded level, the heard
+    /// beats themselves at a `doubled` one) falls in bars of three whose bar lines come in turn
+    /// on the folded beats and half-way between (`BeatAnalyzer.barLinesAlternate` on the low
+    /// band); nil (no verdict) over fewer than `metreGridBeats` points. The level model does
+    /// not see the metre, and its tempo prior lets it double no folded beat above
+    /// `LevelModel.doubleUpTo`: a drum-less waltz at 187 was shown at 93.5 to the end.
+    private func isHalfABarOfThree(doubled: Bool) -> Bool? {
+        let stats = bandStats(lowRing.base)
+        var accents: [Double] = []
+        var previous: Double?
+        forEachHeardBeat(from: auditFrom) { f in
+            if !doubled, let p = previous { accents.append(Double(bandStrength(lowRing.base, at: (p + f) / 2, stats))) }
+            accents.append(Double(bandStrength(lowRing.base, at: f, stats)))
+            previous = f
+        }
+        return accents.count >= Self.metreGridBeats ? BeatAnalyzer.barLinesAlternate(accents) : nil
+    }
+    /// Least points of the grid twice the folded beat that the live metre is read on (2½ bars
+    /// of 4/4's eighths). Hip-hop's syncopated kicks (3 + 3 + 2 eighths) grouped in three with
+    /// alternating bar lines over 13–17 points on two tracks of the development copies, never
+    /// over 19 or more; the fast waltzes did over 20–25 from 10–13 s on.
+    static let metreGridBeats = 20
+    /// The level filter's observation where the folded beat is half a bar of three (P(½), P(1),
+    /// P(2)): in place of the level model's, which cannot double it. Three in a row double it.
+    static let halfABarOfThree = SIMD3<Double>(0, 0.1, 0.9)
 
     /// One step of the level filter: leak, observe, normalise (back to the start when every
     /// level is ruled out).
@@ -235,7 +266,16 @@ extension TempoTracker {
             let low = gridFeaturesAndGroups(lowRing.base, from: auditFrom, every: 2, parity: parity),
             let m = gridFeatures(midRing.base, from: auditFrom, every: 2, parity: parity)
         else { return }
-        observeLevel(readLevel(tempo: bpm, broad: b, low: low, mid: m))
+        var p = readLevel(tempo: bpm, broad: b, low: low, mid: m)
+        // Past the tempo prior the model's reading rules twice this beat out whatever it hears:
+        // a bar of three speaks for it, and until the metre has a verdict (the first beats after
+        // the doubling) nothing is read.
+        switch isHalfABarOfThree(doubled: true) {
+        case true?: p = Self.halfABarOfThree
+        case nil where bpm > LevelModel.doubleUpTo: return
+        default: break
+        }
+        observeLevel(p)
         guard levelBelief[0] + levelBelief[1] > Self.levelSure else { return }
         level = 1
         nextBeatFrame = nil
